@@ -1,0 +1,322 @@
+import { EventEmitter } from 'node:events';
+import { randomUUID } from 'node:crypto';
+import { deepFreeze, type KubeObject } from './objects.ts';
+import { RESOURCES, type ResourceType } from './resources.ts';
+import { errors } from './status.ts';
+
+/**
+ * A multi-version object store, like etcd behind kube-apiserver: every write gets the next global
+ * revision, and a read can ask for the state at any revision not yet compacted. Lists page through
+ * a consistent snapshot without copying the store: keys stay sorted, and each key keeps the chain of
+ * its versions, so a page at revision R simply skips versions newer than R.
+ */
+
+export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED';
+
+export interface StoreEvent {
+  type: WatchEventType;
+  resource: ResourceType;
+  object: KubeObject;
+  revision: number;
+}
+
+interface Version {
+  revision: number;
+  /** null marks a deletion. */
+  object: KubeObject | null;
+}
+
+export interface ListOptions {
+  namespace?: string;
+  /** Snapshot revision; defaults to the current one. */
+  revision?: number;
+  /** Continue after this key (exclusive). */
+  after?: string;
+  /** Page size; 0 or absent means everything. */
+  limit?: number;
+  filter?: (object: KubeObject) => boolean;
+}
+
+export interface ListPage {
+  items: KubeObject[];
+  revision: number;
+  /** Key of the last item when more may follow; absent on the last page. */
+  nextKey?: string;
+  /** Objects left after this page, when no filter was given (as kube-apiserver reports it). */
+  remaining?: number;
+}
+
+export interface DeleteOptions {
+  uid?: string;
+  resourceVersion?: string;
+}
+
+export interface StoreOptions {
+  now?: () => Date;
+  newUid?: () => string;
+}
+
+class Table {
+  readonly versions = new Map<string, Version[]>();
+  /** Keys in order; may include keys whose latest version is a deletion (until compaction). */
+  sorted: string[] = [];
+  private pending: string[] = [];
+  live = 0;
+
+  addKey(key: string): void {
+    this.pending.push(key);
+  }
+
+  keys(): string[] {
+    if (this.pending.length > 0) this.mergePending();
+    return this.sorted;
+  }
+
+  private mergePending(): void {
+    const added = this.pending.sort(compareKeys);
+    this.pending = [];
+    if (added.length < 64) {
+      for (const key of added) this.sorted.splice(lowerBound(this.sorted, key), 0, key);
+      return;
+    }
+    const merged: string[] = new Array(this.sorted.length + added.length);
+    let i = 0;
+    let j = 0;
+    let k = 0;
+    while (i < this.sorted.length && j < added.length) {
+      merged[k++] = compareKeys(this.sorted[i] as string, added[j] as string) <= 0 ? (this.sorted[i++] as string) : (added[j++] as string);
+    }
+    while (i < this.sorted.length) merged[k++] = this.sorted[i++] as string;
+    while (j < added.length) merged[k++] = added[j++] as string;
+    this.sorted = merged;
+  }
+}
+
+function compareKeys(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** Index of the first key >= key. */
+function lowerBound(keys: readonly string[], key: string): number {
+  let lo = 0;
+  let hi = keys.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if ((keys[mid] as string) < key) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+function visibleAt(chain: readonly Version[], revision: number): KubeObject | null {
+  for (let i = chain.length - 1; i >= 0; i--) {
+    const version = chain[i] as Version;
+    if (version.revision <= revision) return version.object;
+  }
+  return null;
+}
+
+export function objectKey(namespace: string | undefined, name: string): string {
+  return namespace ? `${namespace}/${name}` : name;
+}
+
+export class Store extends EventEmitter<{ event: [StoreEvent] }> {
+  private readonly tables = new Map<ResourceType, Table>();
+  private revisionCounter = 1;
+  /** Reads below this revision answer 410 Expired. */
+  compactedRevision = 0;
+  private readonly now: () => Date;
+  private readonly newUid: () => string;
+
+  constructor(options: StoreOptions = {}) {
+    super();
+    this.setMaxListeners(0);
+    this.now = options.now ?? (() => new Date());
+    this.newUid = options.newUid ?? randomUUID;
+    for (const type of RESOURCES) this.tables.set(type, new Table());
+  }
+
+  get revision(): number {
+    return this.revisionCounter;
+  }
+
+  private table(type: ResourceType): Table {
+    const table = this.tables.get(type);
+    if (!table) throw new Error(`no table for ${type.plural}`);
+    return table;
+  }
+
+  count(type: ResourceType): number {
+    return this.table(type).live;
+  }
+
+  get<T extends KubeObject = KubeObject>(type: ResourceType, namespace: string | undefined, name: string): T | undefined {
+    const chain = this.table(type).versions.get(objectKey(namespace, name));
+    const latest = chain?.[chain.length - 1]?.object;
+    return (latest ?? undefined) as T | undefined;
+  }
+
+  /** Like get, but a missing object is the API's 404. */
+  mustGet<T extends KubeObject = KubeObject>(type: ResourceType, namespace: string | undefined, name: string): T {
+    const found = this.get<T>(type, namespace, name);
+    if (!found) throw errors.notFound(type, name);
+    return found;
+  }
+
+  create<T extends KubeObject>(type: ResourceType, input: T): T {
+    const table = this.table(type);
+    const { namespace, name } = input.metadata;
+    const key = objectKey(type.namespaced ? namespace : undefined, name);
+    const chain = table.versions.get(key);
+    if (chain && chain[chain.length - 1]?.object) throw errors.alreadyExists(type, name);
+    const revision = ++this.revisionCounter;
+    const metadata = {
+      ...input.metadata,
+      uid: input.metadata.uid ?? this.newUid(),
+      resourceVersion: String(revision),
+      creationTimestamp: input.metadata.creationTimestamp ?? this.timestamp(),
+    };
+    if (!type.namespaced) delete metadata.namespace;
+    const object = deepFreeze({ ...input, metadata }) as T;
+    if (chain) chain.push({ revision, object });
+    else {
+      table.versions.set(key, [{ revision, object }]);
+      table.addKey(key);
+    }
+    table.live++;
+    this.emit('event', { type: 'ADDED', resource: type, object, revision });
+    return object;
+  }
+
+  /**
+   * Writes a new version built from the current one. `expectResourceVersion` gives the optimistic
+   * concurrency kube-apiserver applies to updates that carry metadata.resourceVersion.
+   */
+  update<T extends KubeObject>(
+    type: ResourceType,
+    namespace: string | undefined,
+    name: string,
+    change: (current: T) => T,
+    expectResourceVersion?: string,
+  ): T {
+    const current = this.mustGet<T>(type, namespace, name);
+    if (expectResourceVersion && expectResourceVersion !== current.metadata.resourceVersion) {
+      throw errors.conflict(type, name, 'the object has been modified; please apply your changes to the latest version and try again');
+    }
+    const next = change(current);
+    const revision = ++this.revisionCounter;
+    const object = deepFreeze({
+      ...next,
+      metadata: {
+        ...next.metadata,
+        name: current.metadata.name,
+        uid: current.metadata.uid,
+        creationTimestamp: current.metadata.creationTimestamp,
+        resourceVersion: String(revision),
+      },
+    }) as T;
+    this.table(type).versions.get(objectKey(type.namespaced ? namespace : undefined, name))?.push({ revision, object });
+    this.emit('event', { type: 'MODIFIED', resource: type, object, revision });
+    return object;
+  }
+
+  delete<T extends KubeObject>(type: ResourceType, namespace: string | undefined, name: string, options: DeleteOptions = {}): T {
+    const current = this.mustGet<T>(type, namespace, name);
+    if (options.uid && options.uid !== current.metadata.uid) {
+      throw errors.conflict(
+        type,
+        name,
+        `Precondition failed: UID in precondition: ${options.uid}, UID in object meta: ${current.metadata.uid}`,
+      );
+    }
+    if (options.resourceVersion && options.resourceVersion !== current.metadata.resourceVersion) {
+      throw errors.conflict(
+        type,
+        name,
+        `Precondition failed: ResourceVersion in precondition: ${options.resourceVersion}, ResourceVersion in object meta: ${current.metadata.resourceVersion}`,
+      );
+    }
+    const table = this.table(type);
+    const revision = ++this.revisionCounter;
+    const object = deepFreeze({
+      ...current,
+      metadata: { ...current.metadata, resourceVersion: String(revision), deletionTimestamp: this.timestamp() },
+    }) as T;
+    table.versions.get(objectKey(type.namespaced ? namespace : undefined, name))?.push({ revision, object: null });
+    table.live--;
+    this.emit('event', { type: 'DELETED', resource: type, object, revision });
+    return object;
+  }
+
+  /**
+   * One page of a list at a consistent revision. Walks the sorted keys from `after`, so a page costs
+   * the objects it looks at, never a copy of the store.
+   */
+  list(type: ResourceType, options: ListOptions = {}): ListPage {
+    const revision = options.revision ?? this.revisionCounter;
+    if (revision < this.compactedRevision) {
+      throw errors.expired(
+        'The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter, or use the continue token in this response to retrieve the remainder of the results. Continuing with the provided token results in an inconsistent list - objects that were created, modified, or deleted between the time the first chunk was returned and now may show up in the list.',
+      );
+    }
+    const table = this.table(type);
+    const keys = table.keys();
+    const prefix = type.namespaced && options.namespace ? `${options.namespace}/` : '';
+    let index = options.after !== undefined ? lowerBound(keys, options.after) : lowerBound(keys, prefix);
+    if (options.after !== undefined && keys[index] === options.after) index++;
+    const limit = options.limit && options.limit > 0 ? options.limit : Number.POSITIVE_INFINITY;
+    const items: KubeObject[] = [];
+    let lastKey: string | undefined;
+    for (; index < keys.length; index++) {
+      const key = keys[index] as string;
+      if (prefix && !key.startsWith(prefix)) break;
+      const object = visibleAt(table.versions.get(key) ?? [], revision);
+      if (!object || (options.filter && !options.filter(object))) continue;
+      if (items.length === limit) {
+        return {
+          items,
+          revision,
+          nextKey: lastKey as string,
+          ...(options.filter || prefix ? {} : { remaining: this.countFrom(table, keys, index, revision) }),
+        };
+      }
+      items.push(object);
+      lastKey = key;
+    }
+    return { items, revision };
+  }
+
+  private countFrom(table: Table, keys: readonly string[], from: number, revision: number): number {
+    if (revision === this.revisionCounter && from === 0) return table.live;
+    let n = 0;
+    for (let i = from; i < keys.length; i++) if (visibleAt(table.versions.get(keys[i] as string) ?? [], revision)) n++;
+    return n;
+  }
+
+  /** Drops versions that no read at or after `revision` can see, and keys that are gone for good. */
+  compact(revision: number = this.revisionCounter): void {
+    this.compactedRevision = Math.max(this.compactedRevision, revision);
+    for (const table of this.tables.values()) {
+      let removedKeys = false;
+      for (const [key, chain] of table.versions) {
+        let keepFrom = 0;
+        for (let i = chain.length - 1; i >= 0; i--) {
+          if ((chain[i] as Version).revision <= revision) {
+            keepFrom = i;
+            break;
+          }
+        }
+        if (keepFrom > 0) chain.splice(0, keepFrom);
+        if (chain.length === 1 && chain[0]?.object === null && chain[0].revision <= revision) {
+          table.versions.delete(key);
+          removedKeys = true;
+        }
+      }
+      if (removedKeys) table.sorted = table.keys().filter((key) => table.versions.has(key));
+    }
+  }
+
+  timestamp(): string {
+    return this.now().toISOString().replace(/\.\d{3}Z$/, 'Z');
+  }
+}
