@@ -66,6 +66,26 @@ export const errors = {
       `Operation cannot be fulfilled on ${qualifiedName(type)} "${name}": ${why}`,
       describe(type, name),
     ),
+  /** kube-apiserver's delete precondition check names the Kind, not the resource (rest.BeforeDelete). */
+  preconditionFailed: (type: ResourceType, name: string, field: 'UID' | 'ResourceVersion', wanted: string, actual: string) =>
+    new ApiError(
+      409,
+      'Conflict',
+      `Operation cannot be fulfilled on ${type.kind} "${name}": the ${field} in the precondition (${wanted}) does not match the ${field} in record (${actual}). The object might have been deleted and then recreated`,
+      { name, ...(type.group ? { group: type.group } : {}), kind: type.kind },
+    ),
+  forbidden: (type: ResourceType, name: string | undefined, why: string) =>
+    new ApiError(403, 'Forbidden', `${qualifiedName(type)}${name ? ` "${name}"` : ''} is forbidden: ${why}`, {
+      ...(name ? { name } : {}),
+      ...(type.group ? { group: type.group } : {}),
+      kind: type.plural,
+    }),
+  forbiddenPath: (why: string) => new ApiError(403, 'Forbidden', `forbidden: ${why}`),
+  /** kube-apiserver's answer for a path it does not serve. */
+  notFoundPath: () => new ApiError(404, 'NotFound', 'the server could not find the requested resource', {}),
+  timeout: (message: string) =>
+    new ApiError(504, 'Timeout', message, { causes: [{ reason: 'ResourceVersionTooLarge', message: 'Too large resource version' }], retryAfterSeconds: 1 }),
+  unprocessable: (message: string) => new ApiError(422, 'Invalid', message),
   badRequest: (message: string) => new ApiError(400, 'BadRequest', message),
   invalid: (type: ResourceType, name: string, field: string, message: string) =>
     new ApiError(

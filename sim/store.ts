@@ -220,22 +220,26 @@ export class Store extends EventEmitter<{ event: [StoreEvent] }> {
     return object;
   }
 
-  delete<T extends KubeObject>(type: ResourceType, namespace: string | undefined, name: string, options: DeleteOptions = {}): T {
+  /** The object a delete with these preconditions would remove; throws as the delete would. */
+  checkDelete<T extends KubeObject>(type: ResourceType, namespace: string | undefined, name: string, options: DeleteOptions = {}): T {
     const current = this.mustGet<T>(type, namespace, name);
     if (options.uid && options.uid !== current.metadata.uid) {
-      throw errors.conflict(
-        type,
-        name,
-        `Precondition failed: UID in precondition: ${options.uid}, UID in object meta: ${current.metadata.uid}`,
-      );
+      throw errors.preconditionFailed(type, name, 'UID', options.uid, current.metadata.uid ?? '');
     }
     if (options.resourceVersion && options.resourceVersion !== current.metadata.resourceVersion) {
-      throw errors.conflict(
+      throw errors.preconditionFailed(
         type,
         name,
-        `Precondition failed: ResourceVersion in precondition: ${options.resourceVersion}, ResourceVersion in object meta: ${current.metadata.resourceVersion}`,
+        'ResourceVersion',
+        options.resourceVersion,
+        current.metadata.resourceVersion ?? '',
       );
     }
+    return current;
+  }
+
+  delete<T extends KubeObject>(type: ResourceType, namespace: string | undefined, name: string, options: DeleteOptions = {}): T {
+    const current = this.checkDelete<T>(type, namespace, name, options);
     const table = this.table(type);
     const revision = ++this.revisionCounter;
     const object = deepFreeze({
@@ -291,6 +295,25 @@ export class Store extends EventEmitter<{ event: [StoreEvent] }> {
     let n = 0;
     for (let i = from; i < keys.length; i++) if (visibleAt(table.versions.get(keys[i] as string) ?? [], revision)) n++;
     return n;
+  }
+
+  /** The changes to one resource after `revision`, oldest first, rebuilt from the version chains. */
+  changesSince(type: ResourceType, revision: number): StoreEvent[] {
+    const events: StoreEvent[] = [];
+    for (const chain of this.table(type).versions.values()) {
+      for (let i = 0; i < chain.length; i++) {
+        const version = chain[i] as Version;
+        if (version.revision <= revision) continue;
+        const previous = chain[i - 1]?.object ?? null;
+        if (version.object) {
+          events.push({ type: previous ? 'MODIFIED' : 'ADDED', resource: type, object: version.object, revision: version.revision });
+        } else if (previous) {
+          const object = { ...previous, metadata: { ...previous.metadata, resourceVersion: String(version.revision) } };
+          events.push({ type: 'DELETED', resource: type, object, revision: version.revision });
+        }
+      }
+    }
+    return events.sort((a, b) => a.revision - b.revision);
   }
 
   /** Drops versions that no read at or after `revision` can see, and keys that are gone for good. */

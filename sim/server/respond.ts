@@ -1,0 +1,37 @@
+import type { ServerResponse } from 'node:http';
+import type { ApiError } from '../status.ts';
+
+export function sendJson(res: ServerResponse, code: number, body: unknown): void {
+  const text = JSON.stringify(body);
+  res.writeHead(code, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(text) });
+  res.end(text);
+}
+
+export function sendError(res: ServerResponse, error: ApiError): void {
+  if (res.headersSent) {
+    res.destroy();
+    return;
+  }
+  if (error.code === 429 && error.details?.retryAfterSeconds) {
+    res.setHeader('Retry-After', String(error.details.retryAfterSeconds));
+  }
+  sendJson(res, error.code, error.toStatus());
+}
+
+/**
+ * Writes `{...head, items: [...]}` an item at a time, so a large page never becomes one huge
+ * string in memory.
+ */
+export async function sendList(res: ServerResponse, head: Record<string, unknown>, items: readonly unknown[]): Promise<void> {
+  res.writeHead(200, { 'Content-Type': 'application/json' });
+  const opening = JSON.stringify(head);
+  let buffer = `${opening.slice(0, -1)}${opening.length > 2 ? ',' : ''}"items":[`;
+  for (let i = 0; i < items.length; i++) {
+    buffer += (i ? ',' : '') + JSON.stringify(items[i]);
+    if (buffer.length > 64 * 1024) {
+      if (!res.write(buffer)) await new Promise((resolve) => res.once('drain', resolve));
+      buffer = '';
+    }
+  }
+  res.end(`${buffer}]}`);
+}
