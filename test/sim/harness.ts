@@ -1,0 +1,50 @@
+import { request } from 'node:https';
+import { KubeConfig } from '@kubernetes/client-node';
+import type { Sim } from '../../sim/index.ts';
+
+/** A client-node KubeConfig for the simulator, as a user would load it from the written kubeconfig. */
+export function kubeConfigFor(sim: Sim, token?: string): KubeConfig {
+  const kc = new KubeConfig();
+  kc.loadFromString(sim.kubeconfig(token));
+  return kc;
+}
+
+export interface RawResponse {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  text: string;
+  json<T = Record<string, unknown>>(): T;
+}
+
+/** One HTTPS request to the simulator, verifying its CA, for headers client-node does not expose. */
+export function rawRequest(
+  sim: Sim,
+  path: string,
+  options: { method?: string; token?: string; accept?: string; body?: string; contentType?: string } = {},
+): Promise<RawResponse> {
+  const url = new URL(path, sim.url);
+  return new Promise((resolve, reject) => {
+    const req = request(
+      url,
+      {
+        method: options.method ?? 'GET',
+        ca: sim.caPem,
+        headers: {
+          authorization: `Bearer ${options.token ?? sim.admin.token}`,
+          ...(options.accept ? { accept: options.accept } : {}),
+          ...(options.contentType ? { 'content-type': options.contentType } : {}),
+        },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8');
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, text, json: () => JSON.parse(text) });
+        });
+      },
+    );
+    req.on('error', reject);
+    req.end(options.body);
+  });
+}
