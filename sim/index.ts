@@ -1,10 +1,10 @@
 import type { SimCluster } from './cluster.ts';
 import { startControllers } from './controllers/index.ts';
 import { Faults } from './faults.ts';
-import { buildCluster, type ScenarioOptions } from './scenarios/index.ts';
-import { ALLOW_ALL, type AccessRule, Authenticator, type TokenGrant } from './server/auth.ts';
-import { startApiServer } from './server/server.ts';
 import { kubeconfigYaml } from './kubeconfig.ts';
+import { buildCluster, type ScenarioOptions } from './scenarios/index.ts';
+import { type AccessRule, ALLOW_ALL, Authenticator, type TokenGrant } from './server/auth.ts';
+import { startApiServer } from './server/server.ts';
 import { createCertificates } from './tls.ts';
 
 export interface SimOptions {
@@ -42,7 +42,8 @@ export async function startSim(options: SimOptions = {}): Promise<Sim> {
   const auth = new Authenticator();
   const admin = auth.issue('kubernetes-admin', ALLOW_ALL);
   const faults = new Faults();
-  const stopControllers = options.controllers === false ? () => {} : startControllers(cluster, options.controllers);
+  const stopControllers =
+    options.controllers === false ? () => {} : startControllers(cluster, options.controllers);
   const server = await startApiServer({
     cluster,
     auth,

@@ -56,9 +56,17 @@ export const errors = {
   notFound: (type: ResourceType, name: string) =>
     new ApiError(404, 'NotFound', `${qualifiedName(type)} "${name}" not found`, describe(type, name)),
   namespaceNotFound: (namespace: string) =>
-    new ApiError(404, 'NotFound', `namespaces "${namespace}" not found`, { name: namespace, kind: 'namespaces' }),
+    new ApiError(404, 'NotFound', `namespaces "${namespace}" not found`, {
+      name: namespace,
+      kind: 'namespaces',
+    }),
   alreadyExists: (type: ResourceType, name: string) =>
-    new ApiError(409, 'AlreadyExists', `${qualifiedName(type)} "${name}" already exists`, describe(type, name)),
+    new ApiError(
+      409,
+      'AlreadyExists',
+      `${qualifiedName(type)} "${name}" already exists`,
+      describe(type, name),
+    ),
   conflict: (type: ResourceType, name: string, why: string) =>
     new ApiError(
       409,
@@ -67,7 +75,13 @@ export const errors = {
       describe(type, name),
     ),
   /** kube-apiserver's delete precondition check names the Kind, not the resource (rest.BeforeDelete). */
-  preconditionFailed: (type: ResourceType, name: string, field: 'UID' | 'ResourceVersion', wanted: string, actual: string) =>
+  preconditionFailed: (
+    type: ResourceType,
+    name: string,
+    field: 'UID' | 'ResourceVersion',
+    wanted: string,
+    actual: string,
+  ) =>
     new ApiError(
       409,
       'Conflict',
@@ -84,22 +98,28 @@ export const errors = {
   /** kube-apiserver's answer for a path it does not serve. */
   notFoundPath: () => new ApiError(404, 'NotFound', 'the server could not find the requested resource', {}),
   timeout: (message: string) =>
-    new ApiError(504, 'Timeout', message, { causes: [{ reason: 'ResourceVersionTooLarge', message: 'Too large resource version' }], retryAfterSeconds: 1 }),
+    new ApiError(504, 'Timeout', message, {
+      causes: [{ reason: 'ResourceVersionTooLarge', message: 'Too large resource version' }],
+      retryAfterSeconds: 1,
+    }),
   unprocessable: (message: string) => new ApiError(422, 'Invalid', message),
   badRequest: (message: string) => new ApiError(400, 'BadRequest', message),
   invalid: (type: ResourceType, name: string, field: string, message: string) =>
-    new ApiError(
-      422,
-      'Invalid',
-      `${type.kind} "${name}" is invalid: ${field}: ${message}`,
-      { ...describe(type, name), kind: type.kind, causes: [{ reason: 'FieldValueInvalid', message, field }] },
-    ),
+    new ApiError(422, 'Invalid', `${type.kind} "${name}" is invalid: ${field}: ${message}`, {
+      ...describe(type, name),
+      kind: type.kind,
+      causes: [{ reason: 'FieldValueInvalid', message, field }],
+    }),
   expired: (message: string) => new ApiError(410, 'Expired', message),
   methodNotAllowed: (message = 'the server does not allow this method on the requested resource') =>
     new ApiError(405, 'MethodNotAllowed', message),
   notAcceptable: (message: string) => new ApiError(406, 'NotAcceptable', message),
   unsupportedMediaType: (contentType: string) =>
-    new ApiError(415, 'UnsupportedMediaType', `the body of the request was in an unknown format - accepted media types include: application/json, application/yaml, application/merge-patch+json, application/strategic-merge-patch+json, application/json-patch+json, got ${contentType}`),
+    new ApiError(
+      415,
+      'UnsupportedMediaType',
+      `the body of the request was in an unknown format - accepted media types include: application/json, application/yaml, application/merge-patch+json, application/strategic-merge-patch+json, application/json-patch+json, got ${contentType}`,
+    ),
   unauthorized: () => new ApiError(401, 'Unauthorized', 'Unauthorized'),
   internal: (message: string) =>
     new ApiError(500, 'InternalError', `Internal error occurred: ${message}`, {

@@ -1,5 +1,5 @@
-import { EventEmitter } from 'node:events';
 import { randomUUID } from 'node:crypto';
+import { EventEmitter } from 'node:events';
 import { deepFreeze, type KubeObject } from './objects.ts';
 import { RESOURCES, type ResourceType } from './resources.ts';
 import { errors } from './status.ts';
@@ -84,7 +84,10 @@ class Table {
     let j = 0;
     let k = 0;
     while (i < this.sorted.length && j < added.length) {
-      merged[k++] = compareKeys(this.sorted[i] as string, added[j] as string) <= 0 ? (this.sorted[i++] as string) : (added[j++] as string);
+      merged[k++] =
+        compareKeys(this.sorted[i] as string, added[j] as string) <= 0
+          ? (this.sorted[i++] as string)
+          : (added[j++] as string);
     }
     while (i < this.sorted.length) merged[k++] = this.sorted[i++] as string;
     while (j < added.length) merged[k++] = added[j++] as string;
@@ -150,14 +153,22 @@ export class Store extends EventEmitter<{ event: [StoreEvent] }> {
     return this.table(type).live;
   }
 
-  get<T extends KubeObject = KubeObject>(type: ResourceType, namespace: string | undefined, name: string): T | undefined {
+  get<T extends KubeObject = KubeObject>(
+    type: ResourceType,
+    namespace: string | undefined,
+    name: string,
+  ): T | undefined {
     const chain = this.table(type).versions.get(objectKey(namespace, name));
     const latest = chain?.[chain.length - 1]?.object;
     return (latest ?? undefined) as T | undefined;
   }
 
   /** Like get, but a missing object is the API's 404. */
-  mustGet<T extends KubeObject = KubeObject>(type: ResourceType, namespace: string | undefined, name: string): T {
+  mustGet<T extends KubeObject = KubeObject>(
+    type: ResourceType,
+    namespace: string | undefined,
+    name: string,
+  ): T {
     const found = this.get<T>(type, namespace, name);
     if (!found) throw errors.notFound(type, name);
     return found;
@@ -168,7 +179,7 @@ export class Store extends EventEmitter<{ event: [StoreEvent] }> {
     const { namespace, name } = input.metadata;
     const key = objectKey(type.namespaced ? namespace : undefined, name);
     const chain = table.versions.get(key);
-    if (chain && chain[chain.length - 1]?.object) throw errors.alreadyExists(type, name);
+    if (chain?.[chain.length - 1]?.object) throw errors.alreadyExists(type, name);
     const revision = ++this.revisionCounter;
     const metadata = {
       ...input.metadata,
@@ -201,7 +212,11 @@ export class Store extends EventEmitter<{ event: [StoreEvent] }> {
   ): T {
     const current = this.mustGet<T>(type, namespace, name);
     if (expectResourceVersion && expectResourceVersion !== current.metadata.resourceVersion) {
-      throw errors.conflict(type, name, 'the object has been modified; please apply your changes to the latest version and try again');
+      throw errors.conflict(
+        type,
+        name,
+        'the object has been modified; please apply your changes to the latest version and try again',
+      );
     }
     const next = change(current);
     const revision = ++this.revisionCounter;
@@ -215,13 +230,20 @@ export class Store extends EventEmitter<{ event: [StoreEvent] }> {
         resourceVersion: String(revision),
       },
     }) as T;
-    this.table(type).versions.get(objectKey(type.namespaced ? namespace : undefined, name))?.push({ revision, object });
+    this.table(type)
+      .versions.get(objectKey(type.namespaced ? namespace : undefined, name))
+      ?.push({ revision, object });
     this.emit('event', { type: 'MODIFIED', resource: type, object, revision });
     return object;
   }
 
   /** The object a delete with these preconditions would remove; throws as the delete would. */
-  checkDelete<T extends KubeObject>(type: ResourceType, namespace: string | undefined, name: string, options: DeleteOptions = {}): T {
+  checkDelete<T extends KubeObject>(
+    type: ResourceType,
+    namespace: string | undefined,
+    name: string,
+    options: DeleteOptions = {},
+  ): T {
     const current = this.mustGet<T>(type, namespace, name);
     if (options.uid && options.uid !== current.metadata.uid) {
       throw errors.preconditionFailed(type, name, 'UID', options.uid, current.metadata.uid ?? '');
@@ -238,15 +260,26 @@ export class Store extends EventEmitter<{ event: [StoreEvent] }> {
     return current;
   }
 
-  delete<T extends KubeObject>(type: ResourceType, namespace: string | undefined, name: string, options: DeleteOptions = {}): T {
+  delete<T extends KubeObject>(
+    type: ResourceType,
+    namespace: string | undefined,
+    name: string,
+    options: DeleteOptions = {},
+  ): T {
     const current = this.checkDelete<T>(type, namespace, name, options);
     const table = this.table(type);
     const revision = ++this.revisionCounter;
     const object = deepFreeze({
       ...current,
-      metadata: { ...current.metadata, resourceVersion: String(revision), deletionTimestamp: this.timestamp() },
+      metadata: {
+        ...current.metadata,
+        resourceVersion: String(revision),
+        deletionTimestamp: this.timestamp(),
+      },
     }) as T;
-    table.versions.get(objectKey(type.namespaced ? namespace : undefined, name))?.push({ revision, object: null });
+    table.versions
+      .get(objectKey(type.namespaced ? namespace : undefined, name))
+      ?.push({ revision, object: null });
     table.live--;
     this.emit('event', { type: 'DELETED', resource: type, object, revision });
     return object;
@@ -293,7 +326,8 @@ export class Store extends EventEmitter<{ event: [StoreEvent] }> {
   private countFrom(table: Table, keys: readonly string[], from: number, revision: number): number {
     if (revision === this.revisionCounter && from === 0) return table.live;
     let n = 0;
-    for (let i = from; i < keys.length; i++) if (visibleAt(table.versions.get(keys[i] as string) ?? [], revision)) n++;
+    for (let i = from; i < keys.length; i++)
+      if (visibleAt(table.versions.get(keys[i] as string) ?? [], revision)) n++;
     return n;
   }
 
@@ -306,9 +340,17 @@ export class Store extends EventEmitter<{ event: [StoreEvent] }> {
         if (version.revision <= revision) continue;
         const previous = chain[i - 1]?.object ?? null;
         if (version.object) {
-          events.push({ type: previous ? 'MODIFIED' : 'ADDED', resource: type, object: version.object, revision: version.revision });
+          events.push({
+            type: previous ? 'MODIFIED' : 'ADDED',
+            resource: type,
+            object: version.object,
+            revision: version.revision,
+          });
         } else if (previous) {
-          const object = { ...previous, metadata: { ...previous.metadata, resourceVersion: String(version.revision) } };
+          const object = {
+            ...previous,
+            metadata: { ...previous.metadata, resourceVersion: String(version.revision) },
+          };
           events.push({ type: 'DELETED', resource: type, object, revision: version.revision });
         }
       }
@@ -340,6 +382,8 @@ export class Store extends EventEmitter<{ event: [StoreEvent] }> {
   }
 
   timestamp(): string {
-    return this.now().toISOString().replace(/\.\d{3}Z$/, 'Z');
+    return this.now()
+      .toISOString()
+      .replace(/\.\d{3}Z$/, 'Z');
   }
 }

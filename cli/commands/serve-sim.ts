@@ -10,7 +10,10 @@ export interface ServeSimOptions {
 
 /** Starts the simulator, writes its kubeconfig, and resolves once it serves. */
 export async function serveSim(options: ServeSimOptions): Promise<{ sim: Sim; kubeconfigPath: string }> {
-  const sim = await startSim({ scenarios: options.scenarios, ...(options.port !== undefined ? { port: options.port } : {}) });
+  const sim = await startSim({
+    scenarios: options.scenarios,
+    ...(options.port !== undefined ? { port: options.port } : {}),
+  });
   const kubeconfigPath = resolve(options.kubeconfig);
   await writeFile(kubeconfigPath, sim.kubeconfig(), { mode: 0o600 });
   return { sim, kubeconfigPath };

@@ -3,7 +3,8 @@ import { serveSim, untilInterrupted } from './serve-sim.ts';
 
 export function parsePort(text: string): number {
   const port = Number(text);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new InvalidArgumentError('expected a port from 0 to 65535');
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new InvalidArgumentError('expected a port from 0 to 65535');
   return port;
 }
 
@@ -18,7 +19,11 @@ export function parseScenarios(text: string): string[] {
 export function simCommand(): Command {
   return new Command('sim')
     .description('run a simulated EKS + Cilium cluster (a real Kubernetes API over HTTPS) in the foreground')
-    .requiredOption('--scenario <names>', 'scenarios, comma-separated (healthy, unmanaged-pods, cgroup-private-ns, host-identity-world, vxlan-blocked, all, scale)', parseScenarios)
+    .requiredOption(
+      '--scenario <names>',
+      'scenarios, comma-separated (healthy, unmanaged-pods, cgroup-private-ns, host-identity-world, vxlan-blocked, all, scale)',
+      parseScenarios,
+    )
     .requiredOption('--kubeconfig <path>', 'where to write the kubeconfig (context "sim")')
     .option('--port <n>', 'port to listen on (default: a free one)', parsePort)
     .action(async (options: { scenario: string[]; kubeconfig: string; port?: number }) => {
@@ -27,7 +32,9 @@ export function simCommand(): Command {
         kubeconfig: options.kubeconfig,
         ...(options.port !== undefined ? { port: options.port } : {}),
       });
-      process.stdout.write(`sim ready at ${sim.url} (scenarios: ${options.scenario.join(',')}); kubeconfig: ${kubeconfigPath}\n`);
+      process.stdout.write(
+        `sim ready at ${sim.url} (scenarios: ${options.scenario.join(',')}); kubeconfig: ${kubeconfigPath}\n`,
+      );
       await untilInterrupted(sim);
     });
 }

@@ -37,11 +37,15 @@ export interface ResourceAttributes {
 }
 
 function ruleAllows(rule: AccessRule, attributes: ResourceAttributes): boolean {
-  const resource = attributes.subresource ? `${attributes.type.plural}/${attributes.subresource}` : attributes.type.plural;
+  const resource = attributes.subresource
+    ? `${attributes.type.plural}/${attributes.subresource}`
+    : attributes.type.plural;
   const verbOk = rule.verbs.includes('*') || rule.verbs.includes(attributes.verb);
-  const groupOk = !rule.apiGroups || rule.apiGroups.includes('*') || rule.apiGroups.includes(attributes.type.group);
+  const groupOk =
+    !rule.apiGroups || rule.apiGroups.includes('*') || rule.apiGroups.includes(attributes.type.group);
   const resourceOk = rule.resources.includes('*') || rule.resources.includes(resource);
-  const namespaceOk = !rule.namespaces || (!!attributes.namespace && rule.namespaces.includes(attributes.namespace));
+  const namespaceOk =
+    !rule.namespaces || (!!attributes.namespace && rule.namespaces.includes(attributes.namespace));
   return verbOk && groupOk && resourceOk && namespaceOk;
 }
 
@@ -72,8 +76,12 @@ export class Authenticator {
   /** Throws the 403 Status kube-apiserver's RBAC authoriser gives when no rule allows the request. */
   authorize(grant: TokenGrant, attributes: ResourceAttributes): void {
     if (grant.rules.some((rule) => ruleAllows(rule, attributes))) return;
-    const resource = attributes.subresource ? `${attributes.type.plural}/${attributes.subresource}` : attributes.type.plural;
-    const scope = attributes.namespace ? `in the namespace "${attributes.namespace}"` : 'at the cluster scope';
+    const resource = attributes.subresource
+      ? `${attributes.type.plural}/${attributes.subresource}`
+      : attributes.type.plural;
+    const scope = attributes.namespace
+      ? `in the namespace "${attributes.namespace}"`
+      : 'at the cluster scope';
     throw errors.forbidden(
       attributes.type,
       attributes.name,

@@ -36,7 +36,8 @@ export function apiVersions(serverAddress: string) {
 
 export function apiGroupList() {
   const groups = new Map<string, string[]>();
-  for (const { group, version } of groupVersions().values()) groups.set(group, [...(groups.get(group) ?? []), version]);
+  for (const { group, version } of groupVersions().values())
+    groups.set(group, [...(groups.get(group) ?? []), version]);
   return {
     kind: 'APIGroupList',
     apiVersion: 'v1',
@@ -82,5 +83,10 @@ export function apiResourceList(group: string, version: string) {
       });
     }
   }
-  return { kind: 'APIResourceList', apiVersion: 'v1', groupVersion: group ? `${group}/${version}` : version, resources };
+  return {
+    kind: 'APIResourceList',
+    apiVersion: 'v1',
+    groupVersion: group ? `${group}/${version}` : version,
+    resources,
+  };
 }

@@ -33,11 +33,20 @@ function pointer(path: string): string[] {
     .map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'));
 }
 
-function parentOf(root: Json, parts: string[], path: string): { parent: Record<string, Json> | Json[]; key: string } {
+function parentOf(
+  root: Json,
+  parts: string[],
+  path: string,
+): { parent: Record<string, Json> | Json[]; key: string } {
   let node: Json = root;
   for (const part of parts.slice(0, -1)) {
-    const next: Json | undefined = Array.isArray(node) ? node[Number(part)] : isObject(node) ? node[part] : undefined;
-    if (next === undefined || next === null || typeof next !== 'object') throw errors.unprocessable(`doc is missing path: "${path}"`);
+    const next: Json | undefined = Array.isArray(node)
+      ? node[Number(part)]
+      : isObject(node)
+        ? node[part]
+        : undefined;
+    if (next === undefined || next === null || typeof next !== 'object')
+      throw errors.unprocessable(`doc is missing path: "${path}"`);
     node = next;
   }
   if (node === null || typeof node !== 'object') throw errors.unprocessable(`doc is missing path: "${path}"`);

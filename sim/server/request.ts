@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
-import { findResource, type ResourceType } from '../resources.ts';
 import type { RequestKind } from '../faults.ts';
+import { findResource, type ResourceType } from '../resources.ts';
 import { errors } from '../status.ts';
 
 /** A request for a resource, parsed from its path the way kube-apiserver's RequestInfo does. */
@@ -16,9 +16,16 @@ export interface ResourceRequest {
   query: URLSearchParams;
 }
 
-export type ParsedRequest = { scope: 'resource'; resource: ResourceRequest } | { scope: 'path'; path: string };
+export type ParsedRequest =
+  | { scope: 'resource'; resource: ResourceRequest }
+  | { scope: 'path'; path: string };
 
-function verbOf(method: string, name: string | undefined, subresource: string | undefined, watch: boolean): string {
+function verbOf(
+  method: string,
+  name: string | undefined,
+  subresource: string | undefined,
+  watch: boolean,
+): string {
   if (subresource === 'exec' || subresource === 'eviction') return 'create';
   switch (method) {
     case 'GET':

@@ -22,7 +22,11 @@ export function sendError(res: ServerResponse, error: ApiError): void {
  * Writes `{...head, items: [...]}` an item at a time, so a large page never becomes one huge
  * string in memory.
  */
-export async function sendList(res: ServerResponse, head: Record<string, unknown>, items: readonly unknown[]): Promise<void> {
+export async function sendList(
+  res: ServerResponse,
+  head: Record<string, unknown>,
+  items: readonly unknown[],
+): Promise<void> {
   res.writeHead(200, { 'Content-Type': 'application/json' });
   const opening = JSON.stringify(head);
   let buffer = `${opening.slice(0, -1)}${opening.length > 2 ? ',' : ''}"items":[`;

@@ -1,4 +1,4 @@
-import { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
+import { type IncomingMessage, type ServerResponse, STATUS_CODES } from 'node:http';
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
@@ -56,11 +56,15 @@ function discovery(path: string, host: string): unknown {
   const core = /^\/api\/([^/]+)$/.exec(path);
   if (core) return apiResourceList('', core[1] as string);
   const grouped = /^\/apis\/([^/]+)(?:\/([^/]+))?$/.exec(path);
-  if (grouped) return grouped[2] ? apiResourceList(grouped[1] as string, grouped[2]) : apiGroup(grouped[1] as string);
+  if (grouped)
+    return grouped[2] ? apiResourceList(grouped[1] as string, grouped[2]) : apiGroup(grouped[1] as string);
   return undefined;
 }
 
-function dispatch(request: ResourceRequest, method: string): ((ctx: HandlerContext) => Promise<void>) | undefined {
+function dispatch(
+  request: ResourceRequest,
+  method: string,
+): ((ctx: HandlerContext) => Promise<void>) | undefined {
   const { name, subresource, verb } = request;
   if (subresource === 'eviction') return method === 'POST' ? handleEviction : undefined;
   if (subresource === 'log') return method === 'GET' ? handleLogs : undefined;
@@ -86,7 +90,12 @@ function dispatch(request: ResourceRequest, method: string): ((ctx: HandlerConte
   }
 }
 
-function handlerContext(options: ApiServerOptions, req: IncomingMessage, res: ServerResponse, request: ResourceRequest): HandlerContext {
+function handlerContext(
+  options: ApiServerOptions,
+  req: IncomingMessage,
+  res: ServerResponse,
+  request: ResourceRequest,
+): HandlerContext {
   let raw: Promise<string> | undefined;
   const rawText = () => {
     raw ??= readBody(req);
@@ -103,7 +112,11 @@ function handlerContext(options: ApiServerOptions, req: IncomingMessage, res: Se
   };
 }
 
-async function handleRequest(options: ApiServerOptions, req: IncomingMessage, res: ServerResponse): Promise<void> {
+async function handleRequest(
+  options: ApiServerOptions,
+  req: IncomingMessage,
+  res: ServerResponse,
+): Promise<void> {
   const parsed = parseRequest(req);
   if (parsed.scope === 'path') {
     if (parsed.path === '/version') return sendJson(res, 200, KUBERNETES_VERSION);
@@ -155,16 +168,24 @@ function execTarget(options: ApiServerOptions, request: ResourceRequest): { pod:
   const names = pod.spec.containers.map((c) => c.name);
   const container = request.query.get('container') ?? (names.length === 1 ? names[0] : undefined);
   if (!container) {
-    throw errors.badRequest(`a container name must be specified for pod ${pod.metadata.name}, choose one of: [${names.join(' ')}]`);
+    throw errors.badRequest(
+      `a container name must be specified for pod ${pod.metadata.name}, choose one of: [${names.join(' ')}]`,
+    );
   }
-  if (!names.includes(container)) throw errors.badRequest(`container ${container} is not valid for pod ${pod.metadata.name}`);
+  if (!names.includes(container))
+    throw errors.badRequest(`container ${container} is not valid for pod ${pod.metadata.name}`);
   if (pod.status?.phase !== 'Running') {
     throw errors.badRequest(`unable to upgrade connection: container not found ("${container}")`);
   }
   return { pod, container };
 }
 
-async function handleUpgrade(options: ApiServerOptions, req: IncomingMessage, socket: Duplex, head: Buffer): Promise<void> {
+async function handleUpgrade(
+  options: ApiServerOptions,
+  req: IncomingMessage,
+  socket: Duplex,
+  head: Buffer,
+): Promise<void> {
   const parsed = parseRequest(req);
   if (parsed.scope !== 'resource' || parsed.resource.subresource !== 'exec') throw errors.notFoundPath();
   const request = parsed.resource;
@@ -203,7 +224,9 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
     handleRequest(options, req, res).catch((error: unknown) => sendError(res, toApiError(error)));
   });
   server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
-    handleUpgrade(options, req, socket, head).catch((error: unknown) => writeUpgradeError(socket, toApiError(error)));
+    handleUpgrade(options, req, socket, head).catch((error: unknown) =>
+      writeUpgradeError(socket, toApiError(error)),
+    );
   });
   const host = options.host ?? '127.0.0.1';
   await new Promise<void>((resolve, reject) => {

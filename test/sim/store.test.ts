@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { R } from '../../sim/cluster.ts';
 import type { KubeObject } from '../../sim/objects.ts';
+import type { ApiError } from '../../sim/status.ts';
 import { Store } from '../../sim/store.ts';
-import { ApiError } from '../../sim/status.ts';
 
 function pod(namespace: string, name: string): KubeObject {
   return { apiVersion: 'v1', kind: 'Pod', metadata: { name, namespace }, spec: { containers: [] } };
@@ -38,7 +38,9 @@ describe('Store', () => {
   it('pages every object exactly once, in key order, from the snapshot of the first page', () => {
     const store = new Store();
     for (let i = 0; i < 2500; i++) store.create(R.pods, pod(`ns-${i % 7}`, `pod-${i}`));
-    const expected = store.list(R.pods).items.map((item) => `${item.metadata.namespace}/${item.metadata.name}`);
+    const expected = store
+      .list(R.pods)
+      .items.map((item) => `${item.metadata.namespace}/${item.metadata.name}`);
     const seen = pageAll(store, 100, (n) => {
       // Writes between pages must not show up in (or disturb) a list that started earlier.
       store.create(R.pods, pod('ns-0', `late-${n}`));
@@ -52,7 +54,11 @@ describe('Store', () => {
   it('lists one namespace only', () => {
     const store = new Store();
     for (const ns of ['a', 'ab', 'b']) for (let i = 0; i < 3; i++) store.create(R.pods, pod(ns, `p${i}`));
-    expect(store.list(R.pods, { namespace: 'a' }).items.map((p) => p.metadata.namespace)).toEqual(['a', 'a', 'a']);
+    expect(store.list(R.pods, { namespace: 'a' }).items.map((p) => p.metadata.namespace)).toEqual([
+      'a',
+      'a',
+      'a',
+    ]);
   });
 
   it('reports how many objects remain after a page of an unfiltered list', () => {

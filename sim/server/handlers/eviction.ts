@@ -26,9 +26,12 @@ export async function handleEviction(ctx: HandlerContext): Promise<void> {
   const { namespace, name, query } = ctx.request;
   const body = (await ctx.body()) as EvictionBody;
   if (body.kind !== undefined && body.kind !== 'Eviction') {
-    throw errors.badRequest(`the kind in the data (${body.kind}) does not match the expected kind (Eviction)`);
+    throw errors.badRequest(
+      `the kind in the data (${body.kind}) does not match the expected kind (Eviction)`,
+    );
   }
-  if (body.metadata?.name !== name) throw errors.badRequest('name in URL does not match name in Eviction object');
+  if (body.metadata?.name !== name)
+    throw errors.badRequest('name in URL does not match name in Eviction object');
   const store = ctx.cluster.store;
   const pod = store.mustGet<Pod>(R.pods, namespace, name as string);
   const preconditions = {
@@ -41,17 +44,24 @@ export async function handleEviction(ctx: HandlerContext): Promise<void> {
   if (!isTerminal(pod)) {
     const verdict = checkDisruption(ctx.cluster, pod);
     if (verdict.kind === 'multiple') {
-      throw errors.internal('This pod has more than one PodDisruptionBudget, which the eviction subresource does not support.');
+      throw errors.internal(
+        'This pod has more than one PodDisruptionBudget, which the eviction subresource does not support.',
+      );
     }
     if (verdict.kind === 'blocked') {
-      throw new ApiError(429, 'TooManyRequests', "Cannot evict pod as it would violate the pod's disruption budget.", {
-        causes: [
-          {
-            reason: 'DisruptionBudget',
-            message: `The disruption budget ${verdict.pdbName} needs ${verdict.desiredHealthy} healthy pods and has ${verdict.currentHealthy} currently`,
-          },
-        ],
-      });
+      throw new ApiError(
+        429,
+        'TooManyRequests',
+        "Cannot evict pod as it would violate the pod's disruption budget.",
+        {
+          causes: [
+            {
+              reason: 'DisruptionBudget',
+              message: `The disruption budget ${verdict.pdbName} needs ${verdict.desiredHealthy} healthy pods and has ${verdict.currentHealthy} currently`,
+            },
+          ],
+        },
+      );
     }
   }
   const dryRun = isDryRun(query) || body.deleteOptions?.dryRun?.includes('All') === true;

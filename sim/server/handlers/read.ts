@@ -8,13 +8,17 @@ import { parseFieldSelector, parseLabelSelector } from '../selectors.ts';
 import { negotiate, toPartialObjectMetadata, toPartialObjectMetadataList, toTable } from '../tables.ts';
 
 /** The label and field selectors of a list or watch, as one predicate. */
-export function selectorFilter(type: ResourceType, query: URLSearchParams): ((object: KubeObject) => boolean) | undefined {
+export function selectorFilter(
+  type: ResourceType,
+  query: URLSearchParams,
+): ((object: KubeObject) => boolean) | undefined {
   const labelText = query.get('labelSelector');
   const fieldText = query.get('fieldSelector');
   const matchLabels = labelText ? parseLabelSelector(labelText) : undefined;
   const matchFields = fieldText ? parseFieldSelector(type.plural, fieldText) : undefined;
   if (!matchLabels && !matchFields) return undefined;
-  return (object) => (!matchLabels || matchLabels(object.metadata.labels)) && (!matchFields || matchFields(object));
+  return (object) =>
+    (!matchLabels || matchLabels(object.metadata.labels)) && (!matchFields || matchFields(object));
 }
 
 /** Built-in list items carry no kind/apiVersion on the wire; custom resources keep theirs. */
@@ -62,13 +66,18 @@ export async function handleList(ctx: HandlerContext): Promise<void> {
   const limit = parseLimit(query);
   const continueToken = query.get('continue');
   const position = continueToken ? decodeContinue(continueToken) : undefined;
-  const exactRevision = query.get('resourceVersionMatch') === 'Exact' ? Number(query.get('resourceVersion')) : undefined;
+  const exactRevision =
+    query.get('resourceVersionMatch') === 'Exact' ? Number(query.get('resourceVersion')) : undefined;
   if (exactRevision !== undefined && exactRevision > store.revision) {
     throw errors.timeout(`Too large resource version: ${exactRevision}, current: ${store.revision}`);
   }
   const page = store.list(type, {
     ...(namespace ? { namespace } : {}),
-    ...(position ? { revision: position.revision, after: position.after } : exactRevision ? { revision: exactRevision } : {}),
+    ...(position
+      ? { revision: position.revision, after: position.after }
+      : exactRevision
+        ? { revision: exactRevision }
+        : {}),
     ...(limit ? { limit } : {}),
     filter: selectorFilter(type, query),
   });

@@ -21,7 +21,8 @@ export async function handleWatch(ctx: HandlerContext): Promise<void> {
   const since = Number(query.get('resourceVersion') || '0');
   const res = ctx.res;
   res.writeHead(200, { 'Content-Type': 'application/json', 'Transfer-Encoding': 'chunked' });
-  const send = (eventType: WatchEventType | 'ERROR', object: unknown) => res.write(`${JSON.stringify({ type: eventType, object })}\n`);
+  const send = (eventType: WatchEventType | 'ERROR', object: unknown) =>
+    res.write(`${JSON.stringify({ type: eventType, object })}\n`);
 
   if (since > 0 && since < store.compactedRevision) {
     send('ERROR', {
@@ -38,9 +39,11 @@ export async function handleWatch(ctx: HandlerContext): Promise<void> {
   }
 
   if (since > 0) {
-    for (const event of store.changesSince(type, since)) if (matches(event.object)) send(event.type, event.object);
+    for (const event of store.changesSince(type, since))
+      if (matches(event.object)) send(event.type, event.object);
   } else {
-    for (const object of store.list(type, { ...(namespace ? { namespace } : {}), filter: matches }).items) send('ADDED', object);
+    for (const object of store.list(type, { ...(namespace ? { namespace } : {}), filter: matches }).items)
+      send('ADDED', object);
   }
 
   const listener = (event: StoreEvent) => {

@@ -33,14 +33,20 @@ function objectFromBody(ctx: HandlerContext, body: Record<string, unknown>): Kub
   const { type, namespace } = ctx.request;
   const expected = apiVersionOf(type);
   if (body.apiVersion !== undefined && body.apiVersion !== expected) {
-    throw errors.badRequest(`the API version in the data (${String(body.apiVersion)}) does not match the expected API version (${expected})`);
+    throw errors.badRequest(
+      `the API version in the data (${String(body.apiVersion)}) does not match the expected API version (${expected})`,
+    );
   }
   if (body.kind !== undefined && body.kind !== type.kind) {
-    throw errors.badRequest(`the kind in the data (${String(body.kind)}) does not match the expected kind (${type.kind})`);
+    throw errors.badRequest(
+      `the kind in the data (${String(body.kind)}) does not match the expected kind (${type.kind})`,
+    );
   }
   const metadata = (body.metadata ?? {}) as ObjectMeta;
   if (type.namespaced && metadata.namespace && metadata.namespace !== namespace) {
-    throw errors.badRequest('the namespace of the provided object does not match the namespace sent on the request');
+    throw errors.badRequest(
+      'the namespace of the provided object does not match the namespace sent on the request',
+    );
   }
   return {
     ...body,
@@ -63,7 +69,8 @@ export async function handleCreate(ctx: HandlerContext): Promise<void> {
     throw errors.namespaceNotFound(namespace);
   }
   if (isDryRun(query)) {
-    if (ctx.cluster.store.get(type, namespace, object.metadata.name)) throw errors.alreadyExists(type, object.metadata.name);
+    if (ctx.cluster.store.get(type, namespace, object.metadata.name))
+      throw errors.alreadyExists(type, object.metadata.name);
     return sendJson(ctx.res, 201, object);
   }
   sendJson(ctx.res, 201, ctx.cluster.store.create(type, object));
@@ -73,11 +80,20 @@ export async function handleUpdate(ctx: HandlerContext): Promise<void> {
   const { type, namespace, name, query } = ctx.request;
   const object = objectFromBody(ctx, await ctx.body());
   if (object.metadata.name !== name) {
-    throw errors.badRequest(`the name of the object (${object.metadata.name}) does not match the name on the URL (${name})`);
+    throw errors.badRequest(
+      `the name of the object (${object.metadata.name}) does not match the name on the URL (${name})`,
+    );
   }
   const current = ctx.cluster.store.mustGet(type, namespace, name as string);
-  if (isDryRun(query)) return sendJson(ctx.res, 200, { ...object, metadata: { ...object.metadata, uid: current.metadata.uid } });
-  const updated = ctx.cluster.store.update(type, namespace, name as string, () => object, object.metadata.resourceVersion);
+  if (isDryRun(query))
+    return sendJson(ctx.res, 200, { ...object, metadata: { ...object.metadata, uid: current.metadata.uid } });
+  const updated = ctx.cluster.store.update(
+    type,
+    namespace,
+    name as string,
+    () => object,
+    object.metadata.resourceVersion,
+  );
   sendJson(ctx.res, 200, updated);
 }
 
@@ -90,8 +106,13 @@ export async function handlePatch(ctx: HandlerContext): Promise<void> {
     throw errors.unprocessable('the patched object is not a Kubernetes object');
   }
   if (isDryRun(query)) return sendJson(ctx.res, 200, patched);
-  const expected = (JSON.parse(text) as { metadata?: { resourceVersion?: string } })?.metadata?.resourceVersion;
-  sendJson(ctx.res, 200, ctx.cluster.store.update(type, namespace, name as string, () => patched, expected));
+  const expected = (JSON.parse(text) as { metadata?: { resourceVersion?: string } })?.metadata
+    ?.resourceVersion;
+  sendJson(
+    ctx.res,
+    200,
+    ctx.cluster.store.update(type, namespace, name as string, () => patched, expected),
+  );
 }
 
 interface DeleteOptionsBody {
@@ -112,7 +133,9 @@ export async function handleDelete(ctx: HandlerContext): Promise<void> {
   const dryRun = isDryRun(query) || options.dryRun?.includes('All') === true;
   const preconditions = {
     ...(options.preconditions?.uid ? { uid: options.preconditions.uid } : {}),
-    ...(options.preconditions?.resourceVersion ? { resourceVersion: options.preconditions.resourceVersion } : {}),
+    ...(options.preconditions?.resourceVersion
+      ? { resourceVersion: options.preconditions.resourceVersion }
+      : {}),
   };
   const store = ctx.cluster.store;
   const deleted = dryRun
@@ -121,6 +144,11 @@ export async function handleDelete(ctx: HandlerContext): Promise<void> {
   if (returnsDeletedObject(type)) return sendJson(ctx.res, 200, deleted);
   sendJson(ctx.res, 200, {
     ...successStatus(200),
-    details: { name, ...(type.group ? { group: type.group } : {}), kind: type.plural, uid: deleted.metadata.uid },
+    details: {
+      name,
+      ...(type.group ? { group: type.group } : {}),
+      kind: type.plural,
+      uid: deleted.metadata.uid,
+    },
   });
 }

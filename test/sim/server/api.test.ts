@@ -17,12 +17,24 @@ async function failure(call: Promise<unknown>): Promise<{ code: number; status: 
   throw new Error('expected the call to fail');
 }
 
-function pod(namespace: string, name: string, extra: Partial<Pod['spec']> = {}, labels: Record<string, string> = {}): Pod {
+function pod(
+  namespace: string,
+  name: string,
+  extra: Partial<Pod['spec']> = {},
+  labels: Record<string, string> = {},
+): Pod {
   return {
     apiVersion: 'v1',
     kind: 'Pod',
     metadata: { name, namespace, labels },
-    spec: { containers: [{ name: 'app', image: 'nginx' }], nodeName: 'node-a', restartPolicy: 'Always', schedulerName: 'default-scheduler', serviceAccountName: 'default', ...extra },
+    spec: {
+      containers: [{ name: 'app', image: 'nginx' }],
+      nodeName: 'node-a',
+      restartPolicy: 'Always',
+      schedulerName: 'default-scheduler',
+      serviceAccountName: 'default',
+      ...extra,
+    },
     status: { phase: 'Running', podIP: '10.0.0.1' },
   };
 }
@@ -35,7 +47,10 @@ function seed(cluster: SimCluster): void {
   store.create(R.pods, pod('shop', 'web-1', {}, { app: 'web', tier: 'front' }));
   store.create(R.pods, pod('shop', 'web-2', { nodeName: 'node-b' }, { app: 'web', tier: 'back' }));
   store.create(R.pods, pod('shop', 'db-1', { hostNetwork: true, serviceAccountName: 'db' }, { app: 'db' }));
-  store.create(R.pods, { ...pod('shop', 'job-1', { restartPolicy: 'Never', schedulerName: 'batch' }, { app: 'job' }), status: { phase: 'Succeeded', podIP: '10.0.0.9', nominatedNodeName: 'node-c' } });
+  store.create(R.pods, {
+    ...pod('shop', 'job-1', { restartPolicy: 'Never', schedulerName: 'batch' }, { app: 'job' }),
+    status: { phase: 'Succeeded', podIP: '10.0.0.9', nominatedNodeName: 'node-c' },
+  });
   store.create(R.pods, pod('shop', 'plain'));
 }
 
@@ -68,7 +83,9 @@ describe('simulated kube-apiserver through @kubernetes/client-node', () => {
     });
 
     it('rejects a malformed selector with a 400', async () => {
-      const { code, status } = await failure(core.listNamespacedPod({ namespace: 'shop', labelSelector: 'app in (web' }));
+      const { code, status } = await failure(
+        core.listNamespacedPod({ namespace: 'shop', labelSelector: 'app in (web' }),
+      );
       expect(code).toBe(400);
       expect(status.reason).toBe('BadRequest');
     });
@@ -92,7 +109,9 @@ describe('simulated kube-apiserver through @kubernetes/client-node', () => {
     });
 
     it('answers any other field label with 400 "field label not supported"', async () => {
-      const { code, status } = await failure(core.listNamespacedPod({ namespace: 'shop', fieldSelector: 'spec.priority=1' }));
+      const { code, status } = await failure(
+        core.listNamespacedPod({ namespace: 'shop', fieldSelector: 'spec.priority=1' }),
+      );
       expect(code).toBe(400);
       expect(status.message).toContain('field label not supported: spec.priority');
     });
@@ -102,7 +121,12 @@ describe('simulated kube-apiserver through @kubernetes/client-node', () => {
     const res = await rawRequest(sim, '/api/v1/namespaces/shop/pods?limit=2', {
       accept: 'application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1',
     });
-    const body = res.json<{ kind: string; apiVersion: string; metadata: { continue?: string }; items: Record<string, unknown>[] }>();
+    const body = res.json<{
+      kind: string;
+      apiVersion: string;
+      metadata: { continue?: string };
+      items: Record<string, unknown>[];
+    }>();
     expect(body.kind).toBe('PartialObjectMetadataList');
     expect(body.apiVersion).toBe('meta.k8s.io/v1');
     expect(body.items).toHaveLength(2);
@@ -117,17 +141,31 @@ describe('simulated kube-apiserver through @kubernetes/client-node', () => {
     it('404 NotFound for a missing pod', async () => {
       const { code, status } = await failure(core.readNamespacedPod({ namespace: 'shop', name: 'nope' }));
       expect(code).toBe(404);
-      expect(status).toMatchObject({ kind: 'Status', status: 'Failure', reason: 'NotFound', message: 'pods "nope" not found', details: { name: 'nope', kind: 'pods' } });
+      expect(status).toMatchObject({
+        kind: 'Status',
+        status: 'Failure',
+        reason: 'NotFound',
+        message: 'pods "nope" not found',
+        details: { name: 'nope', kind: 'pods' },
+      });
     });
 
     it('409 Conflict for a delete whose uid precondition does not match, and nothing is deleted', async () => {
       const { code, status } = await failure(
-        core.deleteNamespacedPod({ namespace: 'shop', name: 'plain', body: { preconditions: { uid: 'not-the-uid' } } }),
+        core.deleteNamespacedPod({
+          namespace: 'shop',
+          name: 'plain',
+          body: { preconditions: { uid: 'not-the-uid' } },
+        }),
       );
       expect(code).toBe(409);
       expect(status.reason).toBe('Conflict');
-      expect(status.message).toMatch(/^Operation cannot be fulfilled on Pod "plain": the UID in the precondition \(not-the-uid\) does not match/);
-      expect((await core.readNamespacedPod({ namespace: 'shop', name: 'plain' })).metadata?.name).toBe('plain');
+      expect(status.message).toMatch(
+        /^Operation cannot be fulfilled on Pod "plain": the UID in the precondition \(not-the-uid\) does not match/,
+      );
+      expect((await core.readNamespacedPod({ namespace: 'shop', name: 'plain' })).metadata?.name).toBe(
+        'plain',
+      );
     });
 
     it('409 Conflict for an eviction whose uid precondition does not match', async () => {
@@ -135,7 +173,12 @@ describe('simulated kube-apiserver through @kubernetes/client-node', () => {
         core.createNamespacedPodEviction({
           namespace: 'shop',
           name: 'web-1',
-          body: { apiVersion: 'policy/v1', kind: 'Eviction', metadata: { name: 'web-1', namespace: 'shop' }, deleteOptions: { preconditions: { uid: 'stale' } } },
+          body: {
+            apiVersion: 'policy/v1',
+            kind: 'Eviction',
+            metadata: { name: 'web-1', namespace: 'shop' },
+            deleteOptions: { preconditions: { uid: 'stale' } },
+          },
         }),
       );
       expect(code).toBe(409);
@@ -143,17 +186,26 @@ describe('simulated kube-apiserver through @kubernetes/client-node', () => {
     });
 
     it('403 Forbidden with the RBAC message for a token without the permission', async () => {
-      const viewer = sim.issueToken('viewer', [{ verbs: ['get'], resources: ['pods'], namespaces: ['shop'] }]);
+      const viewer = sim.issueToken('viewer', [
+        { verbs: ['get'], resources: ['pods'], namespaces: ['shop'] },
+      ]);
       const limited = kubeConfigFor(sim, viewer.token).makeApiClient(CoreV1Api);
-      expect((await limited.readNamespacedPod({ namespace: 'shop', name: 'web-1' })).metadata?.name).toBe('web-1');
+      expect((await limited.readNamespacedPod({ namespace: 'shop', name: 'web-1' })).metadata?.name).toBe(
+        'web-1',
+      );
       const { code, status } = await failure(limited.listPodForAllNamespaces());
       expect(code).toBe(403);
       expect(status).toMatchObject({
         reason: 'Forbidden',
-        message: 'pods is forbidden: User "viewer" cannot list resource "pods" in API group "" at the cluster scope',
+        message:
+          'pods is forbidden: User "viewer" cannot list resource "pods" in API group "" at the cluster scope',
       });
       const evict = await failure(
-        limited.createNamespacedPodEviction({ namespace: 'shop', name: 'web-1', body: { metadata: { name: 'web-1' } } }),
+        limited.createNamespacedPodEviction({
+          namespace: 'shop',
+          name: 'web-1',
+          body: { metadata: { name: 'web-1' } },
+        }),
       );
       expect(evict.status.message).toBe(
         'pods "web-1" is forbidden: User "viewer" cannot create resource "pods/eviction" in API group "" in the namespace "shop"',
@@ -175,7 +227,9 @@ describe('simulated kube-apiserver through @kubernetes/client-node', () => {
       expect(res.headers['retry-after']).toBe('7');
       expect(res.json()).toMatchObject({ reason: 'TooManyRequests', details: { retryAfterSeconds: 7 } });
       sim.faults.clear('get');
-      expect((await core.readNamespacedPod({ namespace: 'shop', name: 'web-1' })).metadata?.name).toBe('web-1');
+      expect((await core.readNamespacedPod({ namespace: 'shop', name: 'web-1' })).metadata?.name).toBe(
+        'web-1',
+      );
     });
 
     it('adds injected latency to one kind of request only', async () => {
@@ -196,7 +250,11 @@ describe('simulated kube-apiserver through @kubernetes/client-node', () => {
 describe('paging a large cluster through client-node', () => {
   it('returns each of 10,500 pods exactly once while pods come and go between pages', async () => {
     const cluster = new SimCluster();
-    cluster.store.create(R.namespaces, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'default' } });
+    cluster.store.create(R.namespaces, {
+      apiVersion: 'v1',
+      kind: 'Namespace',
+      metadata: { name: 'default' },
+    });
     for (let i = 0; i < 10_500; i++) cluster.store.create(R.pods, pod(`ns-${i % 13}`, `pod-${i}`));
     const sim = await startSim({ cluster, controllers: false });
     try {
@@ -205,7 +263,10 @@ describe('paging a large cluster through client-node', () => {
       let token: string | undefined;
       let pages = 0;
       do {
-        const page = await core.listPodForAllNamespaces({ limit: 500, ...(token ? { _continue: token } : {}) });
+        const page = await core.listPodForAllNamespaces({
+          limit: 500,
+          ...(token ? { _continue: token } : {}),
+        });
         seen.push(...page.items.map((p) => `${p.metadata?.namespace}/${p.metadata?.name}`));
         token = page.metadata?._continue;
         if (pages === 0) expect(page.metadata?.remainingItemCount).toBe(10_000);
