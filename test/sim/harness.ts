@@ -1,5 +1,6 @@
 import { request } from 'node:https';
-import { KubeConfig } from '@kubernetes/client-node';
+import { Writable } from 'node:stream';
+import { Exec, KubeConfig, type V1Status } from '@kubernetes/client-node';
 import type { Sim } from '../../sim/index.ts';
 
 /** A client-node KubeConfig for the simulator, as a user would load it from the written kubeconfig. */
@@ -46,5 +47,45 @@ export function rawRequest(
     );
     req.on('error', reject);
     req.end(options.body);
+  });
+}
+
+export interface ExecResult {
+  stdout: string;
+  stderr: string;
+  status: V1Status;
+}
+
+/** Runs a command in a pod's container through client-node's WebSocket exec and collects its output. */
+export function execIn(sim: Sim, namespace: string, pod: string, container: string, command: string[], token?: string): Promise<ExecResult> {
+  const exec = new Exec(kubeConfigFor(sim, token));
+  let stdout = '';
+  let stderr = '';
+  const sink = (append: (text: string) => void) =>
+    new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        append(chunk.toString('utf8'));
+        done();
+      },
+    });
+  return new Promise((resolve, reject) => {
+    exec
+      .exec(
+        namespace,
+        pod,
+        container,
+        command,
+        sink((text) => {
+          stdout += text;
+        }),
+        sink((text) => {
+          stderr += text;
+        }),
+        null,
+        false,
+        (status) => resolve({ stdout, stderr, status }),
+      )
+      .then((ws) => ws.on('error', reject))
+      .catch(reject);
   });
 }

@@ -5,7 +5,7 @@ import type { HandlerContext } from '../context.ts';
 import { decodeContinue, encodeContinue } from '../continue-token.ts';
 import { sendJson, sendList } from '../respond.ts';
 import { parseFieldSelector, parseLabelSelector } from '../selectors.ts';
-import { negotiate, toPartialObjectMetadata, toPartialObjectMetadataList, toTable } from '../tables.ts';
+import { negotiate, parseIncludeObject, toPartialObjectMetadata, toPartialObjectMetadataList, toTable } from '../tables.ts';
 
 /** The label and field selectors of a list or watch, as one predicate. */
 export function selectorFilter(
@@ -46,18 +46,13 @@ export async function handleGet(ctx: HandlerContext): Promise<void> {
       ctx.res,
       200,
       toTable(type.plural, [object], {
-        includeObject: includeObjectOf(ctx.request.query),
+        includeObject: parseIncludeObject(ctx.request.query.get('includeObject')),
         now: new Date(),
         resourceVersion: object.metadata.resourceVersion ?? '',
       }),
     );
   }
   sendJson(ctx.res, 200, object);
-}
-
-function includeObjectOf(query: URLSearchParams): 'None' | 'Metadata' | 'Object' {
-  const value = query.get('includeObject');
-  return value === 'None' || value === 'Object' ? value : 'Metadata';
 }
 
 export async function handleList(ctx: HandlerContext): Promise<void> {
@@ -96,7 +91,7 @@ export async function handleList(ctx: HandlerContext): Promise<void> {
       ctx.res,
       200,
       toTable(type.plural, page.items, {
-        includeObject: includeObjectOf(query),
+        includeObject: parseIncludeObject(query.get('includeObject')),
         now: new Date(),
         resourceVersion: listMeta.resourceVersion,
         ...(listMeta.continue ? { continue: listMeta.continue } : {}),

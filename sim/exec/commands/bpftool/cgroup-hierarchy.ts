@@ -1,0 +1,135 @@
+import type { AgentState } from '../../../agent-state.ts';
+import { AGENT_CONTAINER, AGENT_LABEL, type SimCluster } from '../../../cluster.ts';
+import type { Pod } from '../../../objects.ts';
+import { podsOnNode } from '../../facts/pods-by-node.ts';
+import { stableHex, stableNumber } from '../../format/hash.ts';
+import { type AttachType, SOCKET_LB_HOOKS } from './attach-types.ts';
+
+export interface BpfProgram {
+  id: number;
+  type: AttachType;
+  flags: 'multi' | '';
+  /** The full name; bpftool decides how much of it to print. */
+  name: string;
+}
+
+export interface Cgroup {
+  name: string;
+  programs: BpfProgram[];
+  children: Cgroup[];
+}
+
+/** systemd units on an EKS AL2023 node and the programs systemd attaches (IPAddressDeny=, DevicePolicy=). */
+const SYSTEMD_UNITS: readonly { path: string; programs: readonly [AttachType, string][] }[] = [
+  { path: '/system.slice/containerd.service', programs: [] },
+  { path: '/system.slice/kubelet.service', programs: [] },
+  {
+    path: '/system.slice/systemd-journald.service',
+    programs: [
+      ['inet_ingress', 'sd_fw_ingress'],
+      ['inet_egress', 'sd_fw_egress'],
+    ],
+  },
+  {
+    path: '/system.slice/systemd-logind.service',
+    programs: [
+      ['inet_ingress', 'sd_fw_ingress'],
+      ['inet_egress', 'sd_fw_egress'],
+      ['device', 'sd_devices'],
+    ],
+  },
+  { path: '/system.slice/systemd-networkd.service', programs: [['device', 'sd_devices']] },
+  {
+    path: '/system.slice/systemd-udevd.service',
+    programs: [
+      ['inet_ingress', 'sd_fw_ingress'],
+      ['inet_egress', 'sd_fw_egress'],
+    ],
+  },
+];
+
+/** The order the kernel handed out ids to Cilium's hooks when it loaded them (not attach order). */
+const HOOK_ID_OFFSETS = [7, 9, 0, 1, 5, 6, 3, 2, 4, 8];
+
+/**
+ * The node's whole cgroup v2 hierarchy as the host sees it, with the BPF programs attached to each
+ * cgroup: systemd's unit programs, runc's device filter on every container scope, and Cilium's
+ * socket-LB hooks on the host root when the agent's cgroup mount is the host root, or on the agent
+ * container's own scope when it is not (incident 2).
+ */
+export function hostCgroupTree(cluster: SimCluster, agent: AgentState): Cgroup {
+  const root: Cgroup = { name: '', programs: [], children: [] };
+  let nextId = 4;
+  const attach = (cgroup: Cgroup, type: AttachType, name: string) =>
+    cgroup.programs.push({ id: nextId++, type, flags: 'multi', name });
+
+  ensure(root, '/init.scope');
+  for (const unit of SYSTEMD_UNITS) {
+    const cgroup = ensure(root, unit.path);
+    for (const [type, name] of unit.programs) attach(cgroup, type, name);
+  }
+  nextId = 100;
+  for (const pod of podsOnNode(cluster, agent.node)) {
+    for (const path of containerScopes(pod)) attach(ensure(root, path), 'device', '');
+  }
+  const agentScope = ensure(root, agent.cgroup.containerPath);
+  if (agentScope.programs.length === 0) attach(agentScope, 'device', '');
+
+  if (agent.socketLB) {
+    const target = agent.cgroup.mountIsHostRoot ? root : agentScope;
+    const base = 1000 + (stableNumber(agent.node) % 2000);
+    for (const [i, hook] of SOCKET_LB_HOOKS.entries()) {
+      const id = base + (HOOK_ID_OFFSETS[i] as number);
+      target.programs.push({ id, type: hook.type, flags: 'multi', name: hook.name });
+    }
+  }
+  return root;
+}
+
+/** The cgroup at a host path, if it exists. */
+export function findCgroup(root: Cgroup, hostPath: string): Cgroup | undefined {
+  let current: Cgroup | undefined = root;
+  for (const segment of segments(hostPath)) current = current?.children.find((c) => c.name === segment);
+  return current;
+}
+
+function ensure(root: Cgroup, hostPath: string): Cgroup {
+  let current = root;
+  for (const segment of segments(hostPath)) {
+    let child = current.children.find((c) => c.name === segment);
+    if (!child) {
+      child = { name: segment, programs: [], children: [] };
+      current.children.push(child);
+    }
+    current = child;
+  }
+  return current;
+}
+
+function segments(path: string): string[] {
+  return path.split('/').filter(Boolean);
+}
+
+/**
+ * The systemd cgroup driver's scopes for a pod's sandbox and containers:
+ * `/kubepods.slice/kubepods-<qos>.slice/kubepods-<qos>-pod<uid>.slice/cri-containerd-<id>.scope`.
+ * The agent's own container is left out: its scope is the scenario's `cgroup.containerPath`.
+ */
+function containerScopes(pod: Pod): string[] {
+  const uid = pod.metadata.uid ?? stableHex(`${pod.metadata.namespace}/${pod.metadata.name}`, 32);
+  const qos = String(pod.status?.qosClass ?? 'Burstable').toLowerCase();
+  const podSlice =
+    qos === 'guaranteed'
+      ? `/kubepods.slice/kubepods-pod${uid.replaceAll('-', '_')}.slice`
+      : `/kubepods.slice/kubepods-${qos}.slice/kubepods-${qos}-pod${uid.replaceAll('-', '_')}.slice`;
+  const isAgent = pod.metadata.labels?.['k8s-app'] === AGENT_LABEL['k8s-app'];
+  const containers = pod.spec.containers.filter((c) => !(isAgent && c.name === AGENT_CONTAINER));
+  const ids = [
+    stableHex(`${uid}/sandbox`, 64),
+    ...containers.map((c) => {
+      const status = pod.status?.containerStatuses?.find((s) => s.name === c.name);
+      return status?.containerID?.replace(/^[a-z]+:\/\//, '') ?? stableHex(`${uid}/${c.name}`, 64);
+    }),
+  ];
+  return ids.map((id) => `${podSlice}/cri-containerd-${id}.scope`);
+}

@@ -1,0 +1,109 @@
+import type { AgentInvocation } from '../../types.ts';
+import { CONTAINER_CGROUP_MOUNT } from '../fs/agent-cgroup-mounts.ts';
+import { lookupPath } from '../fs/container-fs.ts';
+import {
+  type BpftoolFlavor,
+  SHOW_HEADER,
+  showJson,
+  showText,
+  TREE_HEADER,
+  treeJson,
+  treeText,
+} from './cgroup-output.ts';
+import { bpftoolJson, type JsonValue } from './json-writer.ts';
+
+interface Options {
+  json: boolean;
+  pretty: boolean;
+  version: boolean;
+  positionals: string[];
+  unknown?: string;
+}
+
+const EXIT_FAILURE = 255;
+
+/** bpftool's `is_prefix`: a command may be abbreviated (`cg tr` for `cgroup tree`). */
+function isPrefix(word: string | undefined, full: string): boolean {
+  return word !== undefined && word.length > 0 && full.startsWith(word);
+}
+
+/** getopt_long as bpftool calls it: options may come anywhere, short ones may be combined (`-jp`). */
+function parseOptions(args: string[]): Options {
+  const options: Options = { json: false, pretty: false, version: false, positionals: [] };
+  for (const arg of args) {
+    if (arg === '--json') options.json = true;
+    else if (arg === '--pretty') options.pretty = options.json = true;
+    else if (arg === '--version') options.version = true;
+    else if (/^-[jpVfmnd]+$/.test(arg)) {
+      if (arg.includes('j')) options.json = true;
+      if (arg.includes('p')) options.pretty = options.json = true;
+      if (arg.includes('V')) options.version = true;
+    } else if (arg.startsWith('-') && arg !== '-') options.unknown ??= arg;
+    else options.positionals.push(arg);
+  }
+  return options;
+}
+
+/**
+ * `bpftool [-j|-p] cgroup { tree [ROOT] | show CGROUP }` inside the agent container, walking the
+ * cgroup2 mount the path names. Errors go through p_err: `Error: ...` on stderr, or
+ * `{"error": ...}` in the JSON stream; failures exit 255 (bpftool returns -1).
+ */
+export function bpftool({ ctx, agent, argv, io }: AgentInvocation): number {
+  const options = parseOptions(argv.slice(1));
+  const flavor: BpftoolFlavor = { spelling: agent.bpftool.spelling };
+  const binName = argv[0] ?? 'bpftool';
+  const emitJson = (value: JsonValue) => io.stdout(bpftoolJson(value, options.pretty));
+  const fail = (message: string, partialJson?: JsonValue[]) => {
+    if (options.json) emitJson(partialJson ? [...partialJson, { error: message }] : { error: message });
+    else io.stderr(`Error: ${message}\n`);
+    return EXIT_FAILURE;
+  };
+
+  if (options.unknown) return fail(`unrecognized option '${options.unknown}'`);
+  if (options.version) {
+    io.stdout(
+      flavor.spelling === 'libbpf'
+        ? `${binName} v7.4.0\nusing libbpf v1.4\nfeatures: llvm, skeletons\n`
+        : `${binName} v5.10.0\n`,
+    );
+    return 0;
+  }
+  const [object, command, ...rest] = options.positionals;
+  if (!isPrefix(object, 'cgroup')) return fail(`unrecognized command '${object ?? ''}'`);
+
+  if (isPrefix(command, 'tree')) {
+    const root = rest[0] ?? CONTAINER_CGROUP_MOUNT;
+    if (!options.json) io.stdout(TREE_HEADER);
+    const entry = lookupPath(ctx, root);
+    if (!entry) return fail(`can't iterate over ${root}: No such file or directory`, []);
+    if (entry.kind === 'directory')
+      return fail(`can't query bpf programs attached to ${root}: Bad file descriptor`, []);
+    if (entry.kind !== 'cgroup') {
+      if (options.json) emitJson([]);
+      return 0;
+    }
+    if (options.json) emitJson(treeJson(entry.cgroup.cgroup, root, flavor));
+    else io.stdout(treeText(entry.cgroup.cgroup, root, flavor));
+    return 0;
+  }
+
+  if (isPrefix(command, 'show') || isPrefix(command, 'list')) {
+    const path = rest[0];
+    if (path === undefined) return fail(`'${command}' needs at least 1 arguments, 0 found`);
+    const entry = lookupPath(ctx, path);
+    if (!entry) return fail(`can't open cgroup ${path}`);
+    if (entry.kind !== 'cgroup')
+      return fail(`can't query bpf programs attached to ${path}: Bad file descriptor`);
+    const cgroup = entry.cgroup.cgroup;
+    if (cgroup.programs.length === 0) {
+      if (options.json) io.stdout('\n');
+      return 0;
+    }
+    if (options.json) emitJson(showJson(cgroup, flavor));
+    else io.stdout(SHOW_HEADER + showText(cgroup, flavor));
+    return 0;
+  }
+
+  return fail(`unrecognized command '${command ?? ''}'`);
+}

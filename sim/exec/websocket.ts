@@ -1,0 +1,144 @@
+import { randomBytes } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { type WebSocket, WebSocketServer } from 'ws';
+import { AGENT_CONTAINER, type SimCluster } from '../cluster.ts';
+import type { Fault } from '../faults.ts';
+import { type ExecOutcome, finalStatus, statusPayload } from './exec-status.ts';
+import { Channel, type ChannelProtocol, decodeFrame, encodeFrame, negotiate } from './protocol.ts';
+import { runCommand } from './run.ts';
+import { ExecStartError } from './start-error.ts';
+import { StdinQueue } from './stdin-queue.ts';
+import type { ExecRequest } from './types.ts';
+
+export type { ExecRequest } from './types.ts';
+
+const server = new WebSocketServer({
+  noServer: true,
+  perMessageDeflate: false,
+  handleProtocols: (_offered, req) => negotiate(req.headers['sec-websocket-protocol'])?.name || false,
+});
+
+/**
+ * Completes an exec upgrade the API server has authenticated and validated, then runs the command
+ * over the negotiated channel protocol: an empty frame on the first writable channel once the
+ * session is up, output on channels 1/2, stdin from channel 0 (ended by a v5 close frame), and a
+ * final Status on channel 3 before a normal close. Faults: `execStall` answers the handshake and
+ * then nothing; `execDropAfterBytes` cuts the TCP connection after that much output, with no Status.
+ */
+export function handleExecUpgrade(
+  req: IncomingMessage,
+  socket: Duplex,
+  head: Buffer,
+  exec: ExecRequest,
+  options: { cluster: SimCluster; fault?: Fault },
+): void {
+  const protocol = negotiate(req.headers['sec-websocket-protocol']);
+  if (!protocol) {
+    // golang.org/x/net/websocket answers a refused subprotocol handshake with a bare 403.
+    socket.end('HTTP/1.1 403 Forbidden\r\n\r\n');
+    return;
+  }
+  server.handleUpgrade(req, socket, head, (ws) => {
+    if (options.fault?.execStall) return;
+    void runSession(ws, protocol, exec, options.cluster, options.fault?.execDropAfterBytes);
+  });
+}
+
+async function runSession(
+  ws: WebSocket,
+  protocol: ChannelProtocol,
+  exec: ExecRequest,
+  cluster: SimCluster,
+  dropAfterBytes: number | undefined,
+): Promise<void> {
+  const aborted = new AbortController();
+  ws.on('close', () => aborted.abort());
+  // A protocol error from the client ends the session; ws closes the connection itself.
+  ws.on('error', () => aborted.abort());
+  const stdin = exec.stdin ? new StdinQueue() : undefined;
+  ws.on('message', (data: Buffer, isBinary) => {
+    const frame = decodeFrame(protocol, data, isBinary);
+    if (!frame) return;
+    if (frame.channel === Channel.stdin) stdin?.push(frame.payload);
+    else if (protocol.version === 5 && frame.channel === Channel.close && frame.payload[0] === Channel.stdin)
+      stdin?.end();
+  });
+  ws.on('close', () => stdin?.end());
+
+  const output = new OutputBudget(dropAfterBytes);
+  const send = (channel: number, chunk: string | Buffer) => {
+    if (aborted.signal.aborted || output.dropped) return;
+    const payload = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+    const allowed = output.take(payload);
+    ws.send(encodeFrame(protocol, channel, allowed), () => {
+      if (output.dropped) ws.terminate();
+    });
+  };
+  // A terminal has one output stream and turns \n into \r\n; the kubelet drops stderr with a tty.
+  const toTerminal = (chunk: string | Buffer) => Buffer.from(chunk.toString().replaceAll('\n', '\r\n'));
+  const stdout = (chunk: string | Buffer) => {
+    if (exec.stdout) send(Channel.stdout, exec.tty ? toTerminal(chunk) : chunk);
+  };
+  const stderr = (chunk: string | Buffer) => {
+    if (exec.tty) stdout(chunk);
+    else if (exec.stderr) send(Channel.stderr, chunk);
+  };
+
+  const firstWritable = exec.stdout ? Channel.stdout : exec.stderr ? Channel.stderr : Channel.error;
+  ws.send(encodeFrame(protocol, firstWritable, Buffer.alloc(0)));
+  if (output.dropped) {
+    ws.terminate();
+    return;
+  }
+
+  const context = {
+    cluster,
+    pod: exec.pod,
+    container: exec.container,
+    agent: exec.container === AGENT_CONTAINER ? cluster.agentForPod(exec.pod) : undefined,
+  };
+  let outcome: ExecOutcome;
+  try {
+    outcome = {
+      exitCode: await runCommand(context, exec.command, { stdout, stderr, signal: aborted.signal, stdin }),
+    };
+  } catch (error) {
+    outcome = { runtimeError: runtimeError(error) };
+  }
+  if (aborted.signal.aborted || output.dropped) return;
+  const payload = statusPayload(protocol, finalStatus(protocol, exec.command, outcome));
+  if (payload) ws.send(encodeFrame(protocol, Channel.error, payload));
+  ws.close(1000);
+}
+
+/** containerd's text for a process it could not run: runc's start failure, or anything else that went wrong. */
+function runtimeError(error: unknown): string {
+  if (error instanceof ExecStartError) {
+    return `failed to exec in container: failed to start exec "${randomBytes(32).toString('hex')}": ${error.message}`;
+  }
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** Counts output bytes for the drop fault; once the budget is spent the connection is cut. */
+class OutputBudget {
+  private remaining: number;
+  dropped: boolean;
+
+  constructor(limit: number | undefined) {
+    this.remaining = limit ?? Number.POSITIVE_INFINITY;
+    this.dropped = this.remaining <= 0;
+  }
+
+  /** The part of `payload` still within budget; marks the session dropped when the budget runs out. */
+  take(payload: Buffer): Buffer {
+    if (payload.length < this.remaining) {
+      this.remaining -= payload.length;
+      return payload;
+    }
+    const allowed = payload.subarray(0, this.remaining);
+    this.remaining = 0;
+    this.dropped = true;
+    return allowed;
+  }
+}

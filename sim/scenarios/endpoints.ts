@@ -1,0 +1,44 @@
+import { R, type SimCluster } from '../cluster.ts';
+import type { KubeObject, Pod } from '../objects.ts';
+import { allocationsOf } from './allocations.ts';
+import { makeEndpoint } from './make/endpoint.ts';
+import { type LabelSelector, selectorMatches } from './selector.ts';
+
+interface NetworkPolicySpec {
+  podSelector?: LabelSelector;
+  policyTypes?: string[];
+}
+
+/** Whether an ingress NetworkPolicy in the pod's namespace selects it. */
+function ingressPolicySelects(cluster: SimCluster, pod: Pod): boolean {
+  const policies = cluster.store.list(R.networkpolicies, {
+    namespace: pod.metadata.namespace as string,
+  }).items;
+  return policies.some((policy) => {
+    const spec = policy.spec as NetworkPolicySpec;
+    const ingress = spec.policyTypes === undefined || spec.policyTypes.includes('Ingress');
+    return ingress && selectorMatches(spec.podSelector ?? {}, pod.metadata.labels);
+  });
+}
+
+/**
+ * What the Cilium agent does once it manages a pod: allocate an endpoint id on its node, resolve
+ * the pod's security identity, and write the CiliumEndpoint (stamped `createdAt`, or now).
+ */
+export function addEndpoint(cluster: SimCluster, pod: Pod, createdAt?: string): KubeObject {
+  const allocations = allocationsOf(cluster);
+  const node = pod.spec.nodeName as string;
+  const endpoint = makeEndpoint(pod, {
+    id: allocations.endpointId(node),
+    identity: allocations.identity(
+      pod.metadata.namespace as string,
+      pod.spec.serviceAccountName ?? 'default',
+      pod.metadata.labels ?? {},
+    ),
+    nodeIP: pod.status?.hostIP as string,
+    sandboxId: allocations.random.hex(64),
+    ingressEnforced: ingressPolicySelects(cluster, pod),
+  });
+  if (createdAt) endpoint.metadata.creationTimestamp = createdAt;
+  return cluster.store.create(R.ciliumendpoints, endpoint);
+}

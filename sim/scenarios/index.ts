@@ -1,0 +1,86 @@
+import type { SimCluster } from '../cluster.ts';
+import { all } from './all.ts';
+import { ClusterBuilder } from './builder.ts';
+import { cgroupPrivateNs } from './cgroup-private-ns.ts';
+import { healthy } from './healthy.ts';
+import { hostIdentityWorld } from './host-identity-world.ts';
+import { resolveOptions, type ScenarioOptions, validateOptions } from './options.ts';
+import type { Plan } from './plan.ts';
+import { scale } from './scale.ts';
+import type { Scenario } from './scenario.ts';
+import { unmanagedPods } from './unmanaged-pods.ts';
+import { vxlanBlocked } from './vxlan-blocked.ts';
+
+export type { ClusterBuilder, NodeRecord } from './builder.ts';
+export type { KubeProxyReplacement, ScenarioOptions, VxlanCause } from './options.ts';
+export type { Plan, PodRef } from './plan.ts';
+export type { Scenario } from './scenario.ts';
+
+export const SCENARIOS: Readonly<Record<string, Scenario>> = {
+  healthy,
+  'unmanaged-pods': unmanagedPods,
+  'cgroup-private-ns': cgroupPrivateNs,
+  'host-identity-world': hostIdentityWorld,
+  'vxlan-blocked': vxlanBlocked,
+  all,
+  scale,
+};
+
+function scenarioNamed(name: string): Scenario {
+  const found = Object.hasOwn(SCENARIOS, name) ? SCENARIOS[name] : undefined;
+  if (!found)
+    throw new Error(`unknown scenario "${name}"; known scenarios: ${Object.keys(SCENARIOS).join(', ')}`);
+  return found;
+}
+
+/** The scenarios to apply, compositions expanded, each once, in order; and their presets, in order. */
+function expand(names: readonly string[]): { leaves: string[]; presets: ScenarioOptions[] } {
+  const leaves: string[] = [];
+  const presets: ScenarioOptions[] = [];
+  const visit = (name: string) => {
+    const scenario = scenarioNamed(name);
+    if ('composes' in scenario) scenario.composes.forEach(visit);
+    else if (!leaves.includes(name)) leaves.push(name);
+    if (scenario.presets) presets.push(scenario.presets);
+  };
+  names.forEach(visit);
+  return { leaves, presets };
+}
+
+const builtPlans = new WeakMap<SimCluster, Plan>();
+
+/**
+ * Builds a cluster from scenario names, composed in order (`unmanaged-pods,vxlan-blocked` works
+ * as one name or two). Each scenario's presets apply first; `options` override them.
+ */
+export function buildScenario(
+  names: readonly string[],
+  options: ScenarioOptions = {},
+): { cluster: SimCluster; plan: Plan } {
+  const requested = names
+    .flatMap((name) => name.split(','))
+    .map((name) => name.trim())
+    .filter(Boolean);
+  const scenarioNames = requested.length > 0 ? requested : ['healthy'];
+  const { leaves, presets } = expand(scenarioNames);
+  const resolved = resolveOptions(Object.assign({}, ...presets, options));
+  validateOptions(resolved);
+  const builder = new ClusterBuilder(resolved, scenarioNames);
+  builder.installBase();
+  for (const name of leaves) {
+    const scenario = SCENARIOS[name] as Extract<Scenario, { apply: unknown }>;
+    scenario.apply(builder, resolved);
+  }
+  builder.finish();
+  builtPlans.set(builder.cluster, builder.plan);
+  return { cluster: builder.cluster, plan: builder.plan };
+}
+
+export function buildCluster(names: readonly string[], options?: ScenarioOptions): SimCluster {
+  return buildScenario(names, options).cluster;
+}
+
+/** The evidence a cluster built here holds, per scenario. */
+export function planOf(cluster: SimCluster): Plan | undefined {
+  return builtPlans.get(cluster);
+}

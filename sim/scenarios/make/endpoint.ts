@@ -1,0 +1,56 @@
+import type { KubeObject, Pod } from '../../objects.ts';
+import type { Identity } from '../allocations.ts';
+
+const POLICY_DISABLED = Object.freeze({
+  ingress: Object.freeze({ enforcing: false, state: '<status disabled>' }),
+  egress: Object.freeze({ enforcing: false, state: '<status disabled>' }),
+});
+const POLICY_INGRESS = Object.freeze({
+  ingress: Object.freeze({ enforcing: true, state: '<status disabled>' }),
+  egress: POLICY_DISABLED.egress,
+});
+const ENCRYPTION = Object.freeze({});
+
+export interface EndpointFacts {
+  /** Cilium's endpoint id, unique per node. */
+  id: number;
+  identity: Identity;
+  /** The node's InternalIP: CEP `status.networking.node` is an address, not a node name. */
+  nodeIP: string;
+  /** The pod sandbox's containerd id (CNI ADD is called for the sandbox). */
+  sandboxId: string;
+  /** An ingress NetworkPolicy selects the pod. */
+  ingressEnforced?: boolean;
+}
+
+/** The CiliumEndpoint the agent writes for a pod it manages: same namespace and name, owned by the pod. */
+export function makeEndpoint(pod: Pod, facts: EndpointFacts): KubeObject {
+  const { name, namespace, uid, labels } = pod.metadata;
+  return {
+    apiVersion: 'cilium.io/v2',
+    kind: 'CiliumEndpoint',
+    metadata: {
+      name,
+      namespace,
+      generation: 1,
+      ...(labels ? { labels } : {}),
+      ownerReferences: [{ apiVersion: 'v1', kind: 'Pod', name, uid: uid as string }],
+    },
+    status: {
+      encryption: ENCRYPTION,
+      'external-identifiers': {
+        'cni-attachment-id': `${facts.sandboxId}:eth0`,
+        'container-id': facts.sandboxId,
+        'k8s-namespace': namespace,
+        'k8s-pod-name': name,
+        'pod-name': `${namespace}/${name}`,
+      },
+      id: facts.id,
+      identity: facts.identity,
+      networking: { addressing: [{ ipv4: pod.status?.podIP }], node: facts.nodeIP },
+      policy: facts.ingressEnforced ? POLICY_INGRESS : POLICY_DISABLED,
+      state: 'ready',
+      'visibility-policy-status': '<status disabled>',
+    },
+  };
+}

@@ -1,0 +1,218 @@
+import { createHash } from 'node:crypto';
+import type { Container, OwnerReference, Pod, PodSpec, PodStatus } from '../../objects.ts';
+
+/** How the pod's containers are doing. */
+export type ContainerHealth =
+  | { kind: 'ready' }
+  /** Running, readiness not yet passed (a fresh replacement). */
+  | { kind: 'starting' }
+  /** Probes fail: not ready, restarted `restarts` times, now in CrashLoopBackOff. */
+  | { kind: 'crash-looping'; restarts: number; lastStartedAt: string; lastFinishedAt: string };
+
+export interface PodFacts {
+  namespace: string;
+  name: string;
+  uid: string;
+  generateName?: string;
+  /** Shared, frozen: one object for every pod of a workload. */
+  labels: Readonly<Record<string, string>>;
+  annotations?: Readonly<Record<string, string>>;
+  ownerReferences?: readonly OwnerReference[];
+  /** The template's spec (shared, frozen); the pod adds only its node. */
+  spec: PodSpec;
+  node: string;
+  hostIP: string;
+  /** Omitted for hostNetwork pods, which take the node's address. */
+  podIP?: string;
+  /** When the pod was created and started (to the second). */
+  startedAt: string;
+  /** containerd ids, one per container then one per init container, in spec order. */
+  containerIds: readonly string[];
+  health: ContainerHealth;
+}
+
+const imageIds = new Map<string, string>();
+
+/** The digest-pinned image id the kubelet reports; stable per image. */
+function imageIdOf(image: string): string {
+  let id = imageIds.get(image);
+  if (!id) {
+    const [repository] = image.split(/[@:](?=[^/]*$)/);
+    id = image.includes('@sha256:')
+      ? image
+      : `${repository}@sha256:${createHash('sha256').update(image).digest('hex')}`;
+    imageIds.set(image, id);
+  }
+  return id;
+}
+
+function qosClass(containers: readonly Container[]): string {
+  const resources = containers.map((c) => c.resources as { requests?: object; limits?: object } | undefined);
+  if (resources.every((r) => !r?.requests && !r?.limits)) return 'BestEffort';
+  return 'Burstable';
+}
+
+const NO_LAST_STATE = Object.freeze({});
+const sharedConditions = new Map<string, PodStatus['conditions']>();
+const runningSince = new Map<string, object>();
+const hostIPs = new Map<string, readonly object[]>();
+
+/** A frozen value many pods share (a workload's pods start together, on few nodes), made once. */
+function shared<T>(cache: Map<string, T>, key: string, make: () => T): T {
+  let found = cache.get(key);
+  if (found === undefined) {
+    found = Object.freeze(make());
+    cache.set(key, found);
+  }
+  return found;
+}
+
+function conditions(startedAt: string, ready: boolean, containerNames: string): PodStatus['conditions'] {
+  return shared(sharedConditions, `${startedAt}|${ready}|${containerNames}`, () => {
+    const status = ready ? ('True' as const) : ('False' as const);
+    const notReady = ready
+      ? {}
+      : { reason: 'ContainersNotReady', message: `containers with unready status: [${containerNames}]` };
+    return [
+      { type: 'PodReadyToStartContainers', status: 'True' as const },
+      { type: 'Initialized', status: 'True' as const },
+      { type: 'Ready', status, ...notReady },
+      { type: 'ContainersReady', status, ...notReady },
+      { type: 'PodScheduled', status: 'True' as const },
+    ].map((condition) => Object.freeze({ ...condition, lastProbeTime: null, lastTransitionTime: startedAt }));
+  });
+}
+
+function containerStatus(facts: PodFacts, container: Container, containerId: string, first: boolean) {
+  const base = {
+    containerID: `containerd://${containerId}`,
+    image: container.image,
+    imageID: imageIdOf(container.image as string),
+    name: container.name,
+  };
+  const { health } = facts;
+  if (health.kind === 'crash-looping' && first) {
+    return {
+      ...base,
+      ready: false,
+      restartCount: health.restarts,
+      started: false,
+      state: {
+        waiting: {
+          reason: 'CrashLoopBackOff',
+          message: `back-off 5m0s restarting failed container=${container.name} pod=${facts.name}_${facts.namespace}(${facts.uid})`,
+        },
+      },
+      lastState: {
+        terminated: {
+          containerID: base.containerID,
+          exitCode: 137,
+          reason: 'Error',
+          startedAt: health.lastStartedAt,
+          finishedAt: health.lastFinishedAt,
+        },
+      },
+    };
+  }
+  return {
+    ...base,
+    ready: health.kind === 'ready',
+    restartCount: 0,
+    started: true,
+    state: shared(runningSince, facts.startedAt, () => ({
+      running: Object.freeze({ startedAt: facts.startedAt }),
+    })),
+    lastState: NO_LAST_STATE,
+  };
+}
+
+function initContainerStatus(container: Container, containerId: string, startedAt: string) {
+  return {
+    containerID: `containerd://${containerId}`,
+    image: container.image,
+    imageID: imageIdOf(container.image as string),
+    name: container.name,
+    ready: true,
+    restartCount: 0,
+    started: false,
+    state: {
+      terminated: {
+        containerID: `containerd://${containerId}`,
+        exitCode: 0,
+        reason: 'Completed',
+        startedAt,
+        finishedAt: startedAt,
+      },
+    },
+    lastState: {},
+  };
+}
+
+/** A pod as the kubelet reports it once scheduled and started: phase Running, with its node and address. */
+export function makePod(facts: PodFacts): Pod {
+  const { spec } = facts;
+  const podIP = spec.hostNetwork ? facts.hostIP : (facts.podIP as string);
+  const containerNames = spec.containers.map((c) => c.name).join(' ');
+  const initContainers = spec.initContainers ?? [];
+  return {
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: {
+      name: facts.name,
+      ...(facts.generateName ? { generateName: facts.generateName } : {}),
+      namespace: facts.namespace,
+      uid: facts.uid,
+      creationTimestamp: facts.startedAt,
+      labels: facts.labels,
+      ...(facts.annotations ? { annotations: facts.annotations } : {}),
+      // Frozen and shared by the workload's pods; the store never mutates it.
+      ...(facts.ownerReferences ? { ownerReferences: facts.ownerReferences as OwnerReference[] } : {}),
+    },
+    spec: { ...spec, nodeName: facts.node },
+    status: {
+      phase: 'Running',
+      conditions: conditions(facts.startedAt, facts.health.kind === 'ready', containerNames),
+      hostIP: facts.hostIP,
+      hostIPs: shared(hostIPs, facts.hostIP, () => [Object.freeze({ ip: facts.hostIP })]),
+      podIP,
+      podIPs: [{ ip: podIP }],
+      startTime: facts.startedAt,
+      qosClass: qosClass(spec.containers),
+      ...(initContainers.length > 0
+        ? {
+            initContainerStatuses: initContainers.map((c, i) =>
+              initContainerStatus(
+                c,
+                facts.containerIds[spec.containers.length + i] as string,
+                facts.startedAt,
+              ),
+            ),
+          }
+        : {}),
+      containerStatuses: spec.containers.map((c, i) =>
+        containerStatus(facts, c, facts.containerIds[i] as string, i === 0),
+      ),
+    },
+  };
+}
+
+/** The same pod once its readiness probe passes (the kubelet's status update). */
+export function withReady(pod: Pod, at: string): Pod {
+  const status = pod.status ?? {};
+  return {
+    ...pod,
+    status: {
+      ...status,
+      conditions: (status.conditions ?? []).map((c) =>
+        c.type === 'Ready' || c.type === 'ContainersReady'
+          ? { type: c.type, status: 'True' as const, lastProbeTime: null, lastTransitionTime: at }
+          : c,
+      ),
+      containerStatuses: (status.containerStatuses ?? []).map((c) => ({ ...c, ready: true })),
+    },
+  };
+}
+
+export function isPodReady(pod: Pod): boolean {
+  return pod.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') === true;
+}

@@ -1,0 +1,71 @@
+/**
+ * Seeded randomness for the simulator, so a scenario built twice with the same seed is the same
+ * cluster. Also the id shapes Kubernetes, containerd and AWS use.
+ */
+
+/** The alphabet of Kubernetes' `rand.String` (no vowels, no look-alike digits). */
+const K8S_ALPHABET = 'bcdfghjklmnpqrstvwxz2456789';
+
+/** Scratch space for `hex`: Buffer's native hex encoding beats building strings by hand. */
+const scratch = Buffer.alloc(64);
+
+export class Random {
+  private state: number;
+
+  constructor(seed: number) {
+    this.state = seed >>> 0;
+  }
+
+  /** mulberry32: small, fast, and good enough for plausible ids. */
+  uint32(): number {
+    this.state = (this.state + 0x6d2b79f5) | 0;
+    let t = Math.imul(this.state ^ (this.state >>> 15), 1 | this.state);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return (t ^ (t >>> 14)) >>> 0;
+  }
+
+  /** A float in [0, 1), the shape `Math.random` has. */
+  next(): number {
+    return this.uint32() / 4294967296;
+  }
+
+  /** An integer in [0, max). */
+  int(max: number): number {
+    return Math.floor(this.next() * max);
+  }
+
+  /** `length` random hex digits (at most 128). */
+  hex(length: number): string {
+    const bytes = Math.ceil(length / 2);
+    for (let i = 0; i < bytes; i += 4) scratch.writeUInt32LE(this.uint32(), i);
+    const out = scratch.toString('hex', 0, bytes);
+    return out.length === length ? out : out.slice(0, length);
+  }
+
+  /** The suffix the ReplicaSet and DaemonSet controllers give pods (`rand.String(5)`). */
+  suffix(length = 5): string {
+    let out = '';
+    for (let i = 0; i < length; i++) out += K8S_ALPHABET[this.int(K8S_ALPHABET.length)];
+    return out;
+  }
+
+  /** An RFC 4122 version 4 UUID. */
+  uuid(): string {
+    const h = this.hex(32);
+    const variant = ((Number.parseInt(h[16] as string, 16) & 0x3) | 0x8).toString(16);
+    return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-${variant}${h.slice(17, 20)}-${h.slice(20, 32)}`;
+  }
+
+  /** An EC2 id such as `i-0123456789abcdef0` (`prefix-0` and 16 hex digits). */
+  awsId(prefix: string): string {
+    return `${prefix}-0${this.hex(16)}`;
+  }
+}
+
+/** A `generateName`-style name not yet taken, as `exists` reports. */
+export function uniqueName(random: Random, prefix: string, exists: (name: string) => boolean): string {
+  for (;;) {
+    const name = `${prefix}${random.suffix()}`;
+    if (!exists(name)) return name;
+  }
+}

@@ -1,0 +1,55 @@
+import { mkdtemp, readFile, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { CoreV1Api, KubeConfig } from '@kubernetes/client-node';
+import { describe, expect, it } from 'vitest';
+import { runCli, startCli } from './run-cli.ts';
+
+describe('responder sim', () => {
+  it('serves the scenario, writes a private kubeconfig with context "sim", and prints a ready line', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'responder-sim-'));
+    const kubeconfig = join(dir, 'kubeconfig');
+    const cli = startCli(['sim', '--scenario', 'healthy,unmanaged-pods', '--kubeconfig', kubeconfig, '--port', '0']);
+    try {
+      const output = await cli.waitFor(/ready/);
+      expect(output).toContain(kubeconfig);
+      expect((await stat(kubeconfig)).mode & 0o777).toBe(0o600);
+      const kc = new KubeConfig();
+      kc.loadFromString(await readFile(kubeconfig, 'utf8'));
+      expect(kc.getCurrentContext()).toBe('sim');
+      const nodes = await kc.makeApiClient(CoreV1Api).listNode();
+      expect(nodes.items.length).toBeGreaterThan(0);
+    } finally {
+      expect(await cli.stop()).toBe(0);
+    }
+  });
+
+  it('names an unknown scenario and exits 2 without serving', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'responder-sim-'));
+    const { code, output } = await runCli(['sim', '--scenario', 'healthy,bogus', '--kubeconfig', join(dir, 'k')]);
+    expect(code).toBe(2);
+    expect(output).toMatch(/bogus/);
+    expect(output).not.toMatch(/ready/);
+  });
+
+  it('rejects a bad port with a message naming it', async () => {
+    const { code, output } = await runCli(['sim', '--scenario', 'healthy', '--kubeconfig', '/tmp/x', '--port', 'http']);
+    expect(code).toBe(2);
+    expect(output).toMatch(/--port/);
+  });
+});
+
+describe('responder demo (npm start)', () => {
+  it('starts the simulator with every incident and shows the kubectl commands to look at it', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'responder-demo-'));
+    const cli = startCli(['demo', '--kubeconfig', join(dir, 'kubeconfig')]);
+    try {
+      const output = await cli.waitFor(/Ctrl-C/);
+      expect(output).toMatch(/ready/);
+      expect(output).toContain(`export KUBECONFIG=${join(dir, 'kubeconfig')}`);
+      expect(output).toMatch(/kubectl exec -n kube-system cilium-\w+ -- bpftool cgroup tree/);
+    } finally {
+      expect(await cli.stop()).toBe(0);
+    }
+  });
+});
