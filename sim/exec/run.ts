@@ -7,7 +7,8 @@ import { cat } from './commands/coreutils/cat.ts';
 import { readlink } from './commands/coreutils/readlink.ts';
 import { stat } from './commands/coreutils/stat.ts';
 import { timeout } from './commands/coreutils/timeout.ts';
-import { agentShips, lookupPath } from './commands/fs/container-fs.ts';
+import { hasBinary } from './commands/fs/binaries.ts';
+import { lookupPath } from './commands/fs/container-fs.ts';
 import { iptablesLegacySave, iptablesNftSave, iptablesSaveWrapper } from './commands/iptables/cli.ts';
 import { ExecStartError } from './start-error.ts';
 import type { AgentProgram, CommandContext, CommandIO, Program } from './types.ts';
@@ -21,7 +22,7 @@ const BASIC_PROGRAMS: Record<string, Program> = {
   true: trueProgram,
 };
 
-/** What only the Cilium agent image has (the CLI names also depend on the release, see agentShips). */
+/** What only the Cilium agent image has (which CLI names it has depends on the release). */
 const AGENT_PROGRAMS: Record<string, AgentProgram> = {
   bpftool,
   cilium: ciliumCli,
@@ -42,11 +43,10 @@ function resolveProgram(ctx: CommandContext, name: string): Program | undefined 
     if (entry?.kind !== 'file' && entry?.kind !== 'symlink') return undefined;
   }
   const base = name.slice(name.lastIndexOf('/') + 1);
+  if (!hasBinary(ctx, base)) return undefined;
   const agent = ctx.agent;
   const agentProgram = AGENT_PROGRAMS[base];
-  if (agent && agentProgram && agentShips(ctx, base)) {
-    return (invocation) => agentProgram({ ...invocation, agent });
-  }
+  if (agent && agentProgram) return (invocation) => agentProgram({ ...invocation, agent });
   return BASIC_PROGRAMS[base];
 }
 

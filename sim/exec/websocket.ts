@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { type WebSocket, WebSocketServer } from 'ws';
-import { AGENT_CONTAINER, type SimCluster } from '../cluster.ts';
+import type { SimCluster } from '../cluster.ts';
 import type { Fault } from '../faults.ts';
 import { type ExecOutcome, finalStatus, statusPayload } from './exec-status.ts';
 import { Channel, type ChannelProtocol, decodeFrame, encodeFrame, negotiate } from './protocol.ts';
@@ -10,8 +10,6 @@ import { runCommand } from './run.ts';
 import { ExecStartError } from './start-error.ts';
 import { StdinQueue } from './stdin-queue.ts';
 import type { ExecRequest } from './types.ts';
-
-export type { ExecRequest } from './types.ts';
 
 const server = new WebSocketServer({
   noServer: true,
@@ -40,6 +38,8 @@ export function handleExecUpgrade(
     return;
   }
   server.handleUpgrade(req, socket, head, (ws) => {
+    // A protocol error from the client ends the session; ws closes the connection itself.
+    ws.on('error', () => ws.terminate());
     if (options.fault?.execStall) return;
     void runSession(ws, protocol, exec, options.cluster, options.fault?.execDropAfterBytes);
   });
@@ -53,10 +53,11 @@ async function runSession(
   dropAfterBytes: number | undefined,
 ): Promise<void> {
   const aborted = new AbortController();
-  ws.on('close', () => aborted.abort());
-  // A protocol error from the client ends the session; ws closes the connection itself.
-  ws.on('error', () => aborted.abort());
   const stdin = exec.stdin ? new StdinQueue() : undefined;
+  ws.on('close', () => {
+    aborted.abort();
+    stdin?.end();
+  });
   ws.on('message', (data: Buffer, isBinary) => {
     const frame = decodeFrame(protocol, data, isBinary);
     if (!frame) return;
@@ -64,7 +65,6 @@ async function runSession(
     else if (protocol.version === 5 && frame.channel === Channel.close && frame.payload[0] === Channel.stdin)
       stdin?.end();
   });
-  ws.on('close', () => stdin?.end());
 
   const output = new OutputBudget(dropAfterBytes);
   const send = (channel: number, chunk: string | Buffer) => {
@@ -92,12 +92,7 @@ async function runSession(
     return;
   }
 
-  const context = {
-    cluster,
-    pod: exec.pod,
-    container: exec.container,
-    agent: exec.container === AGENT_CONTAINER ? cluster.agentForPod(exec.pod) : undefined,
-  };
+  const context = { cluster, pod: exec.pod, container: exec.container };
   let outcome: ExecOutcome;
   try {
     outcome = {

@@ -6,11 +6,13 @@
 /** The alphabet of Kubernetes' `rand.String` (no vowels, no look-alike digits). */
 const K8S_ALPHABET = 'bcdfghjklmnpqrstvwxz2456789';
 
-/** Scratch space for `hex`: Buffer's native hex encoding beats building strings by hand. */
-const scratch = Buffer.alloc(64);
+/** Hex digits drawn per refill: slicing one long string beats encoding many short ones. */
+const HEX_POOL_BYTES = 4096;
 
 export class Random {
   private state: number;
+  private hexPool = '';
+  private hexAt = 0;
 
   constructor(seed: number) {
     this.state = seed >>> 0;
@@ -34,12 +36,16 @@ export class Random {
     return Math.floor(this.next() * max);
   }
 
-  /** `length` random hex digits (at most 128). */
+  /** `length` random hex digits (at most 8,192). */
   hex(length: number): string {
-    const bytes = Math.ceil(length / 2);
-    for (let i = 0; i < bytes; i += 4) scratch.writeUInt32LE(this.uint32(), i);
-    const out = scratch.toString('hex', 0, bytes);
-    return out.length === length ? out : out.slice(0, length);
+    if (this.hexAt + length > this.hexPool.length) {
+      const bytes = Buffer.allocUnsafe(HEX_POOL_BYTES);
+      for (let i = 0; i < HEX_POOL_BYTES; i += 4) bytes.writeUInt32LE(this.uint32(), i);
+      this.hexPool = bytes.toString('hex');
+      this.hexAt = 0;
+    }
+    this.hexAt += length;
+    return this.hexPool.slice(this.hexAt - length, this.hexAt);
   }
 
   /** The suffix the ReplicaSet and DaemonSet controllers give pods (`rand.String(5)`). */

@@ -200,6 +200,9 @@ async function handleUpgrade(
   await injectFault(options.faults, 'exec');
   const { pod, container } = execTarget(options, request);
   const flag = (key: string) => request.query.get(key) === 'true' || request.query.get(key) === '1';
+  if (!flag('stdin') && !flag('stdout') && !flag('stderr')) {
+    throw errors.badRequest('you must specify at least 1 of stdin, stdout, stderr');
+  }
   const fault = options.faults.get('exec');
   handleExecUpgrade(
     req,

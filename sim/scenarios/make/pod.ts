@@ -46,10 +46,22 @@ function imageIdOf(image: string): string {
   return id;
 }
 
-function qosClass(containers: readonly Container[]): string {
-  const resources = containers.map((c) => c.resources as { requests?: object; limits?: object } | undefined);
-  if (resources.every((r) => !r?.requests && !r?.limits)) return 'BestEffort';
-  return 'Burstable';
+/** What all pods with these containers share: the QoS class and the names `Ready` messages list. */
+const containerFacts = new WeakMap<readonly Container[], { qosClass: string; names: string }>();
+
+function factsOf(containers: readonly Container[]): { qosClass: string; names: string } {
+  let found = containerFacts.get(containers);
+  if (!found) {
+    const resources = containers.map(
+      (c) => c.resources as { requests?: object; limits?: object } | undefined,
+    );
+    found = {
+      qosClass: resources.every((r) => !r?.requests && !r?.limits) ? 'BestEffort' : 'Burstable',
+      names: containers.map((c) => c.name).join(' '),
+    };
+    containerFacts.set(containers, found);
+  }
+  return found;
 }
 
 const NO_LAST_STATE = Object.freeze({});
@@ -83,17 +95,17 @@ function conditions(startedAt: string, ready: boolean, containerNames: string): 
   });
 }
 
+// Object literals with a fixed shape throughout: this runs for every pod of a large cluster.
 function containerStatus(facts: PodFacts, container: Container, containerId: string, first: boolean) {
-  const base = {
-    containerID: `containerd://${containerId}`,
-    image: container.image,
-    imageID: imageIdOf(container.image as string),
-    name: container.name,
-  };
   const { health } = facts;
+  const containerID = `containerd://${containerId}`;
+  const image = container.image as string;
   if (health.kind === 'crash-looping' && first) {
     return {
-      ...base,
+      containerID,
+      image,
+      imageID: imageIdOf(image),
+      name: container.name,
       ready: false,
       restartCount: health.restarts,
       started: false,
@@ -105,7 +117,7 @@ function containerStatus(facts: PodFacts, container: Container, containerId: str
       },
       lastState: {
         terminated: {
-          containerID: base.containerID,
+          containerID,
           exitCode: 137,
           reason: 'Error',
           startedAt: health.lastStartedAt,
@@ -115,7 +127,10 @@ function containerStatus(facts: PodFacts, container: Container, containerId: str
     };
   }
   return {
-    ...base,
+    containerID,
+    image,
+    imageID: imageIdOf(image),
+    name: container.name,
     ready: health.kind === 'ready',
     restartCount: 0,
     started: true,
@@ -127,73 +142,60 @@ function containerStatus(facts: PodFacts, container: Container, containerId: str
 }
 
 function initContainerStatus(container: Container, containerId: string, startedAt: string) {
+  const containerID = `containerd://${containerId}`;
+  const image = container.image as string;
   return {
-    containerID: `containerd://${containerId}`,
-    image: container.image,
-    imageID: imageIdOf(container.image as string),
+    containerID,
+    image,
+    imageID: imageIdOf(image),
     name: container.name,
     ready: true,
     restartCount: 0,
     started: false,
     state: {
-      terminated: {
-        containerID: `containerd://${containerId}`,
-        exitCode: 0,
-        reason: 'Completed',
-        startedAt,
-        finishedAt: startedAt,
-      },
+      terminated: { containerID, exitCode: 0, reason: 'Completed', startedAt, finishedAt: startedAt },
     },
-    lastState: {},
+    lastState: NO_LAST_STATE,
   };
 }
 
 /** A pod as the kubelet reports it once scheduled and started: phase Running, with its node and address. */
 export function makePod(facts: PodFacts): Pod {
-  const { spec } = facts;
+  const { spec, startedAt, containerIds } = facts;
   const podIP = spec.hostNetwork ? facts.hostIP : (facts.podIP as string);
-  const containerNames = spec.containers.map((c) => c.name).join(' ');
-  const initContainers = spec.initContainers ?? [];
-  return {
-    apiVersion: 'v1',
-    kind: 'Pod',
-    metadata: {
-      name: facts.name,
-      ...(facts.generateName ? { generateName: facts.generateName } : {}),
-      namespace: facts.namespace,
-      uid: facts.uid,
-      creationTimestamp: facts.startedAt,
-      labels: facts.labels,
-      ...(facts.annotations ? { annotations: facts.annotations } : {}),
-      // Frozen and shared by the workload's pods; the store never mutates it.
-      ...(facts.ownerReferences ? { ownerReferences: facts.ownerReferences as OwnerReference[] } : {}),
-    },
-    spec: { ...spec, nodeName: facts.node },
-    status: {
-      phase: 'Running',
-      conditions: conditions(facts.startedAt, facts.health.kind === 'ready', containerNames),
-      hostIP: facts.hostIP,
-      hostIPs: shared(hostIPs, facts.hostIP, () => [Object.freeze({ ip: facts.hostIP })]),
-      podIP,
-      podIPs: [{ ip: podIP }],
-      startTime: facts.startedAt,
-      qosClass: qosClass(spec.containers),
-      ...(initContainers.length > 0
-        ? {
-            initContainerStatuses: initContainers.map((c, i) =>
-              initContainerStatus(
-                c,
-                facts.containerIds[spec.containers.length + i] as string,
-                facts.startedAt,
-              ),
-            ),
-          }
-        : {}),
-      containerStatuses: spec.containers.map((c, i) =>
-        containerStatus(facts, c, facts.containerIds[i] as string, i === 0),
-      ),
-    },
+  const { qosClass, names } = factsOf(spec.containers);
+  const metadata: Pod['metadata'] = {
+    name: facts.name,
+    namespace: facts.namespace,
+    uid: facts.uid,
+    creationTimestamp: startedAt,
+    labels: facts.labels,
   };
+  if (facts.generateName) metadata.generateName = facts.generateName;
+  if (facts.annotations) metadata.annotations = facts.annotations;
+  // Frozen and shared by the workload's pods; the store never mutates it.
+  if (facts.ownerReferences) metadata.ownerReferences = facts.ownerReferences as OwnerReference[];
+  const status: PodStatus = {
+    phase: 'Running',
+    conditions: conditions(startedAt, facts.health.kind === 'ready', names),
+    hostIP: facts.hostIP,
+    hostIPs: shared(hostIPs, facts.hostIP, () => [Object.freeze({ ip: facts.hostIP })]),
+    podIP,
+    podIPs: [{ ip: podIP }],
+    startTime: startedAt,
+    qosClass,
+    containerStatuses: spec.containers.map((c, i) =>
+      containerStatus(facts, c, containerIds[i] as string, i === 0),
+    ),
+  };
+  const initContainers = spec.initContainers ?? [];
+  if (initContainers.length > 0) {
+    const offset = spec.containers.length;
+    status.initContainerStatuses = initContainers.map((c, i) =>
+      initContainerStatus(c, containerIds[offset + i] as string, startedAt),
+    );
+  }
+  return { apiVersion: 'v1', kind: 'Pod', metadata, spec: { ...spec, nodeName: facts.node }, status };
 }
 
 /** The same pod once its readiness probe passes (the kubelet's status update). */

@@ -49,6 +49,14 @@ describe('coreutils in the agent container', () => {
     expect((await run(fixtureCluster(), ['readlink', '/etc/hostname'])).code).toBe(1);
   });
 
+  it('shows the process cgroup relative to its namespace', async () => {
+    expect((await run(fixtureCluster(), ['cat', '/proc/self/cgroup'])).stdout).toBe(`0::${AGENT_SCOPE}\n`);
+    expect(
+      (await run(fixtureCluster({ cgroup: { privateNamespace: true } }), ['cat', '/proc/self/cgroup']))
+        .stdout,
+    ).toBe('0::/\n');
+  });
+
   it('shows the cgroup mount root in mountinfo: / for the host root, the container path otherwise', async () => {
     const healthy = (await run(fixtureCluster(), ['cat', '/proc/self/mountinfo'])).stdout;
     expect(healthy).toMatch(

@@ -270,6 +270,20 @@ describe('channel protocol negotiation', () => {
     ]);
   });
 
+  it('merges stderr into stdout with CRLF line ends under a tty', async () => {
+    const session = await rawExec(QUERY(['cilium-dbg', 'bogus'], 'stdout=true&stderr=true&tty=true'), [
+      'v5.channel.k8s.io',
+    ]);
+    const channels = session.frames.map((f) => (f as Buffer)[0]);
+    expect(channels).not.toContain(2);
+    const stdout = Buffer.concat(
+      session.frames.filter((f) => (f as Buffer)[0] === 1).map((f) => (f as Buffer).subarray(1)),
+    );
+    expect(stdout.toString()).toBe(
+      'Error: unknown command "bogus" for "cilium-dbg"\r\nRun \'cilium-dbg --help\' for usage.\r\n',
+    );
+  });
+
   it('refuses a handshake offering only protocols it does not speak', async () => {
     const ws = new WebSocket(
       `ws://127.0.0.1:${port}/api/v1/namespaces/kube-system/pods/x/exec?${QUERY(['true'])}`,

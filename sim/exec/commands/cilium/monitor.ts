@@ -7,7 +7,7 @@ import { identityName } from './identity.ts';
 import { nodeCpus } from './node-cpus.ts';
 
 /** A safety net: an unbounded monitor ends by itself rather than holding a session forever. */
-export const MONITOR_SELF_STOP_MS = 60_000;
+const MONITOR_SELF_STOP_MS = 60_000;
 
 const EVENT_TYPES = [
   'agent',
@@ -64,7 +64,7 @@ export async function ciliumMonitor(
  * pkg/monitor/datapath_drop.go DumpInfo:
  * `xx drop (%s) flow %#x to endpoint %d, ifindex %d, file %s:%d, ` + `, identity %s->%s` + `: %s`.
  */
-export function dropLine(drop: DropEvent, numeric = false): string {
+function dropLine(drop: DropEvent, numeric = false): string {
   const seed = `${drop.source}>${drop.destination}`;
   const flow = stableNumber(seed).toString(16);
   const ifindex = (drop.endpointId % 40) + 3;

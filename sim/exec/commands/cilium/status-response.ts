@@ -44,7 +44,7 @@ export interface StatusResponse {
 }
 
 /** EKS nodes on AL2023 (Nitro) name their primary interface ens5. */
-export const PRIMARY_DEVICE = 'ens5';
+const PRIMARY_DEVICE = 'ens5';
 
 const K8S_API_VERSIONS = [
   'EndpointSliceOrEndpoint',

@@ -23,7 +23,7 @@ export function hostname({ ctx, io }: Invocation): number {
 }
 
 /** The EKS AL2023 node kernel the agents run on. */
-export const KERNEL_RELEASE = '6.1.141-155.222.amzn2023.x86_64';
+const KERNEL_RELEASE = '6.1.141-155.222.amzn2023.x86_64';
 
 /** `uname [-s|-r|-m|-a]`. */
 export function uname({ ctx, argv, io }: Invocation): number {

@@ -12,7 +12,7 @@ export const CONTAINER_CGROUP_MOUNT = '/sys/fs/cgroup';
  * the mount-cgroup fix worked, and the runtime's `/sys/fs/cgroup`, which is the container's own
  * cgroup when the container has a private cgroup namespace.
  */
-export function agentCgroupMounts(agent: AgentState): { mountPoint: string; hostRoot: string }[] {
+function agentCgroupMounts(agent: AgentState): { mountPoint: string; hostRoot: string }[] {
   return [
     {
       mountPoint: normalizePath(agent.cgroup.root),

@@ -1,6 +1,7 @@
 import { stableNumber } from '../../format/hash.ts';
 import type { CommandContext } from '../../types.ts';
 import { type AgentCgroup, cgroupInode, resolveAgentCgroup } from './agent-cgroup-mounts.ts';
+import { binaryPaths } from './binaries.ts';
 import { containerHostname } from './hostname.ts';
 import { agentMountinfo, agentProcMounts } from './mount-table.ts';
 import { namespaceLink } from './namespaces.ts';
@@ -39,21 +40,6 @@ const AGENT_DIRECTORIES = [
   '/usr/sbin',
 ];
 
-/** Executables in the agent image, by absolute path (the binaries runbooks may call by path). */
-export const AGENT_BINARIES: Record<string, string> = {
-  '/usr/bin/cilium-dbg': 'cilium-dbg',
-  '/usr/bin/cilium': 'cilium',
-  '/usr/bin/cilium-health': 'cilium-health',
-  '/usr/local/bin/bpftool': 'bpftool',
-  '/usr/sbin/iptables-save': 'iptables-save',
-  '/usr/sbin/iptables-nft-save': 'iptables-nft-save',
-  '/usr/sbin/iptables-legacy-save': 'iptables-legacy-save',
-};
-
-/** coreutils and friends, present in every simulated container under /usr/bin. */
-export const BASIC_BINARIES = ['cat', 'echo', 'false', 'hostname', 'true'];
-export const AGENT_COREUTILS = ['readlink', 'stat', 'timeout', 'uname'];
-
 /**
  * What a path is inside the container: the agent container's cgroup2 mounts resolve into the host
  * cgroup tree; a handful of files and links answer the runbooks' questions (mountinfo, namespaces,
@@ -90,35 +76,20 @@ function commonFiles(ctx: CommandContext): Record<string, () => string> {
     '/etc/hostname': () => `${containerHostname(ctx)}\n`,
     '/proc/sys/kernel/hostname': () => `${containerHostname(ctx)}\n`,
   };
-  for (const name of BASIC_BINARIES) files[`/usr/bin/${name}`] = () => '\u007fELF';
+  for (const path of binaryPaths(ctx)) files[path] = () => '\u007fELF';
   return files;
 }
 
 function agentFiles(ctx: CommandContext): Record<string, () => string> {
   const agent = ctx.agent;
   if (!agent) return {};
-  const files: Record<string, () => string> = {
+  return {
     '/proc/self/mountinfo': () => agentMountinfo(ctx, agent),
     '/proc/mounts': () => agentProcMounts(ctx, agent),
     '/proc/self/mounts': () => agentProcMounts(ctx, agent),
+    // In its own cgroup namespace a process sees its cgroup as the root.
     '/proc/self/cgroup': () => `0::${agent.cgroup.privateNamespace ? '/' : agent.cgroup.containerPath}\n`,
   };
-  for (const [path, name] of Object.entries(AGENT_BINARIES)) {
-    // With both CLIs, `cilium` is a symlink to cilium-dbg (listed under symlinks).
-    if (agentShips(ctx, name) && !(name === 'cilium' && agent.cli === 'both'))
-      files[path] = () => '\u007fELF';
-  }
-  for (const name of AGENT_COREUTILS) files[`/usr/bin/${name}`] = () => '\u007fELF';
-  return files;
-}
-
-/** Whether the agent image ships this binary: the CLI name depends on the Cilium release. */
-export function agentShips(ctx: CommandContext, name: string): boolean {
-  const cli = ctx.agent?.cli;
-  if (!cli) return false;
-  if (name === 'cilium-dbg') return cli !== 'cilium-only';
-  if (name === 'cilium') return cli !== 'cilium-dbg-only';
-  return true;
 }
 
 function symlinks(ctx: CommandContext): Record<string, string> {

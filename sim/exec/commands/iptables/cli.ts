@@ -2,7 +2,7 @@ import type { IptablesBackend } from '../../../agent-state.ts';
 import { simNow } from '../../facts/clock.ts';
 import type { AgentInvocation } from '../../types.ts';
 import { BUILTIN_CHAINS, backendTables, type Table, type TableName } from './rules.ts';
-import { saveText } from './save-format.ts';
+import { type SaveHeader, saveText } from './save-format.ts';
 
 const TABLE_NAMES = Object.keys(BUILTIN_CHAINS) as TableName[];
 
@@ -39,23 +39,31 @@ function selectTables(
     : [];
 }
 
+function header(
+  invocation: AgentInvocation,
+  backend: IptablesBackend,
+  program: string,
+  ruleCounters: boolean,
+): SaveHeader {
+  const { agent, ctx } = invocation;
+  return {
+    program,
+    version: backend === 'nft' ? `${agent.iptables.version} (nf_tables)` : agent.iptables.version,
+    date: simNow(ctx.cluster),
+    seed: `${agent.node}/${backend}`,
+    ruleCounters,
+  };
+}
+
 function runSave(invocation: AgentInvocation, backend: IptablesBackend, program: string): number {
-  const { agent, ctx, argv, io } = invocation;
+  const { argv, io } = invocation;
   const args = parseArgs(argv.slice(1));
   if (args.table !== undefined && !TABLE_NAMES.includes(args.table as TableName)) {
     io.stderr(`${program}: unknown table '${args.table}'\n`);
     return 1;
   }
-  const version = backend === 'nft' ? `${agent.iptables.version} (nf_tables)` : agent.iptables.version;
-  io.stdout(
-    saveText(selectTables(invocation, backend, args.table), {
-      program,
-      version,
-      date: simNow(ctx.cluster),
-      seed: `${agent.node}/${backend}`,
-      ruleCounters: args.counters,
-    }),
-  );
+  const tables = selectTables(invocation, backend, args.table);
+  io.stdout(saveText(tables, header(invocation, backend, program, args.counters)));
   return 0;
 }
 
@@ -76,15 +84,11 @@ const KUBELET_CHAINS = /^:(KUBE-IPTABLES-HINT|KUBE-KUBELET-CANARY)/m;
  * runs that backend's save under the name `iptables-save`.
  */
 export function iptablesSaveWrapper(invocation: AgentInvocation): number {
-  const { agent } = invocation;
-  const dump = (backend: IptablesBackend, table?: TableName) =>
-    saveText(
-      backendTables(agent, backend).filter((t) => table === undefined || t.name === table),
-      { program: 'probe', version: '', date: new Date(0), seed: '', ruleCounters: false },
-    );
-  const backend: IptablesBackend = KUBELET_CHAINS.test(dump('nft', 'mangle'))
+  const save = (backend: IptablesBackend, table?: TableName) =>
+    saveText(selectTables(invocation, backend, table), header(invocation, backend, 'iptables-save', false));
+  const backend: IptablesBackend = KUBELET_CHAINS.test(save('nft', 'mangle'))
     ? 'nft'
-    : KUBELET_CHAINS.test(dump('legacy'))
+    : KUBELET_CHAINS.test(save('legacy'))
       ? 'legacy'
       : 'nft';
   return runSave(invocation, backend, 'iptables-save');

@@ -27,7 +27,7 @@ const EXCLUDED_MARKS: Record<AgentState['iptables']['markRuleVariant'], string[]
   'v1.16': ['0xe00/0xf00', '0xd00/0xf00', '0x400/0xf00', '0xa00/0xe00', '0x800/0xe00', '0xf00/0xf00'],
 };
 
-export const HOST_MARK_COMMENT = 'cilium: host->any mark as from host';
+const HOST_MARK_COMMENT = 'cilium: host->any mark as from host';
 
 function feeder(builtin: string, chain: string): string {
   return `-A ${builtin} -m comment --comment "cilium-feeder: ${chain}" -j ${chain}`;
