@@ -1,4 +1,4 @@
-import type { KubeObject, Pod } from '../../objects.ts';
+import type { KubeObject, OwnerReference, Pod } from '../../objects.ts';
 import type { Identity } from '../allocations.ts';
 
 const POLICY_DISABLED = Object.freeze({
@@ -23,9 +23,13 @@ export interface EndpointFacts {
   ingressEnforced?: boolean;
 }
 
-/** The CiliumEndpoint the agent writes for a pod it manages: same namespace and name, owned by the pod. */
+/**
+ * The CiliumEndpoint the agent writes for a pod it manages: same namespace and name, owned by the
+ * pod. Sub-objects are frozen as made (one CEP per pod: see make/pod.ts).
+ */
 export function makeEndpoint(pod: Pod, facts: EndpointFacts): KubeObject {
-  const { name, namespace, uid, labels } = pod.metadata;
+  const { freeze } = Object;
+  const { name, namespace, uid } = pod.metadata;
   return {
     apiVersion: 'cilium.io/v2',
     kind: 'CiliumEndpoint',
@@ -33,24 +37,24 @@ export function makeEndpoint(pod: Pod, facts: EndpointFacts): KubeObject {
       name,
       namespace,
       generation: 1,
-      ...(labels ? { labels } : {}),
-      ownerReferences: [{ apiVersion: 'v1', kind: 'Pod', name, uid: uid as string }],
+      labels: pod.metadata.labels ?? {},
+      ownerReferences: freeze([freeze({ apiVersion: 'v1', kind: 'Pod', name, uid: uid as string })]) as OwnerReference[],
     },
-    status: {
+    status: freeze({
       encryption: ENCRYPTION,
-      'external-identifiers': {
+      'external-identifiers': freeze({
         'cni-attachment-id': `${facts.sandboxId}:eth0`,
         'container-id': facts.sandboxId,
         'k8s-namespace': namespace,
         'k8s-pod-name': name,
         'pod-name': `${namespace}/${name}`,
-      },
+      }),
       id: facts.id,
       identity: facts.identity,
-      networking: { addressing: [{ ipv4: pod.status?.podIP }], node: facts.nodeIP },
+      networking: freeze({ addressing: freeze([freeze({ ipv4: pod.status?.podIP })]), node: facts.nodeIP }),
       policy: facts.ingressEnforced ? POLICY_INGRESS : POLICY_DISABLED,
       state: 'ready',
       'visibility-policy-status': '<status disabled>',
-    },
+    }),
   };
 }

@@ -1,0 +1,184 @@
+/**
+ * The cluster edge as runbooks see it: a Kubernetes facade and a Cilium facade, with typed
+ * errors. Implementations talk to EKS, a kubeconfig context or the simulator alike.
+ */
+
+/** How to reach a cluster. */
+export type ClusterRef =
+  | { kind: 'eks'; name: string; region: string; roleArn?: string; ciliumNamespace?: string }
+  | { kind: 'kubeconfig'; path: string; context?: string; ciliumNamespace?: string }
+  | { kind: 'sim'; kubeconfig: string; ciliumNamespace?: string };
+
+export type KubeErrorKind =
+  | 'forbidden'
+  | 'not-found'
+  | 'conflict'
+  | 'throttled'
+  | 'unavailable'
+  | 'timeout'
+  | 'invalid'
+  | 'unauthorized';
+
+/** A failed API call, classified. `message` reads `forbidden: list pods` style, for reports. */
+export class KubeError extends Error {
+  constructor(
+    readonly kind: KubeErrorKind,
+    /** The RBAC verb and resource, e.g. `list` and `pods` or `create` and `pods/eviction`. */
+    readonly verb: string,
+    readonly resource: string,
+    /** The API server's own message (Status.message), when it gave one. */
+    readonly detail: string,
+    readonly status?: number,
+    /** Seconds the server asked us to wait (Retry-After), for throttled errors. */
+    readonly retryAfterSeconds?: number,
+  ) {
+    super(`${kind}: ${verb} ${resource}${detail ? ` (${detail})` : ''}`);
+    this.name = 'KubeError';
+  }
+}
+
+/** An API resource, as the facade addresses it. */
+export interface ResourceRef {
+  /** '' for the core group. */
+  group: string;
+  version: string;
+  plural: string;
+  namespaced: boolean;
+}
+
+export const RESOURCES = {
+  pods: { group: '', version: 'v1', plural: 'pods', namespaced: true },
+  nodes: { group: '', version: 'v1', plural: 'nodes', namespaced: false },
+  configmaps: { group: '', version: 'v1', plural: 'configmaps', namespaced: true },
+  events: { group: '', version: 'v1', plural: 'events', namespaced: true },
+  namespaces: { group: '', version: 'v1', plural: 'namespaces', namespaced: false },
+  daemonsets: { group: 'apps', version: 'v1', plural: 'daemonsets', namespaced: true },
+  replicasets: { group: 'apps', version: 'v1', plural: 'replicasets', namespaced: true },
+  deployments: { group: 'apps', version: 'v1', plural: 'deployments', namespaced: true },
+  networkpolicies: { group: 'networking.k8s.io', version: 'v1', plural: 'networkpolicies', namespaced: true },
+  poddisruptionbudgets: { group: 'policy', version: 'v1', plural: 'poddisruptionbudgets', namespaced: true },
+  ciliumendpoints: { group: 'cilium.io', version: 'v2', plural: 'ciliumendpoints', namespaced: true },
+  ciliumnodes: { group: 'cilium.io', version: 'v2', plural: 'ciliumnodes', namespaced: false },
+} as const satisfies Record<string, ResourceRef>;
+
+/** Object metadata as the API returns it (the fields the responder reads). */
+export interface Metadata {
+  name: string;
+  namespace?: string;
+  uid: string;
+  resourceVersion?: string;
+  creationTimestamp?: string;
+  labels?: Record<string, string>;
+  annotations?: Record<string, string>;
+  ownerReferences?: { apiVersion: string; kind: string; name: string; uid: string; controller?: boolean }[];
+}
+
+/** A Kubernetes object as JSON; callers narrow it with their own projections. */
+export interface KubeObject {
+  apiVersion?: string;
+  kind?: string;
+  metadata: Metadata;
+  [key: string]: unknown;
+}
+
+export interface ListOptions<T> {
+  namespace?: string;
+  labelSelector?: string;
+  fieldSelector?: string;
+  /** Page size (default 500). */
+  pageSize?: number;
+  /**
+   * Keeps only what the caller needs from each object as pages arrive, so a 150,000-pod list never
+   * sits in memory whole. `'metadata'` asks the server for metadata only.
+   */
+  project: 'metadata' | ((object: KubeObject) => T);
+}
+
+export interface EvictOptions {
+  /** Precondition: evict only if the pod still has this uid. */
+  uid: string;
+  dryRun?: boolean;
+}
+
+/** What an eviction did: PodDisruptionBudgets answer 429, which is a result, not a failure. */
+export type EvictionResult =
+  | { outcome: 'evicted' }
+  | { outcome: 'blocked-by-pdb'; message: string }
+  | { outcome: 'gone' }
+  | { outcome: 'uid-changed' };
+
+export interface ExecOptions {
+  /** Time to get the WebSocket upgraded (default 5 s). */
+  handshakeTimeoutMs?: number;
+  /** Time for the command to finish (default 20 s). */
+  timeoutMs?: number;
+}
+
+export interface ExecResult {
+  stdout: Buffer;
+  stderr: Buffer;
+  /** The exit code (from the status frame's ExitCode cause; 0 on Success). */
+  exitCode: number;
+  /** The status message when the command did not exit 0 (e.g. executable file not found). */
+  message?: string;
+}
+
+export interface KubeFacade {
+  /** A short name for messages and fingerprints (config name, or kubeconfig context). */
+  readonly clusterName: string;
+  get(resource: ResourceRef, namespace: string | undefined, name: string): Promise<KubeObject>;
+  /** A paged list, projected per item. */
+  list<T = KubeObject>(resource: ResourceRef, options: ListOptions<T>): Promise<T[]>;
+  evict(namespace: string, name: string, options: EvictOptions): Promise<EvictionResult>;
+  /** Deletes a pod with a uid precondition (agent restarts go through here; its DaemonSet brings it back). */
+  deletePod(namespace: string, name: string, uid: string): Promise<void>;
+  exec(namespace: string, pod: string, container: string, command: string[], options?: ExecOptions): Promise<ExecResult>;
+}
+
+/** A Cilium agent pod, found by `k8s-app=cilium` in the Cilium namespace. */
+export interface AgentPod {
+  name: string;
+  namespace: string;
+  uid: string;
+  node: string;
+  ready: boolean;
+  /** `containerd://<64 hex>` of the cilium-agent container. */
+  containerId?: string;
+}
+
+export interface FanOutOptions {
+  /** Agents at once (default 16). */
+  concurrency?: number;
+  onProgress?: (done: number, total: number) => void;
+  signal?: AbortSignal;
+}
+
+export type AgentResult<T> = { agent: AgentPod; ok: true; value: T } | { agent: AgentPod; ok: false; error: Error };
+
+export interface CiliumFacade {
+  readonly namespace: string;
+  /** The agent pods, one per node (cached for the run). */
+  agents(): Promise<AgentPod[]>;
+  /** The `cilium-config` ConfigMap's data, read once per run. */
+  config(): Promise<Record<string, string>>;
+  /** Runs a command in an agent's cilium-agent container; non-zero exits are results, not errors. */
+  exec(agent: AgentPod, command: string[], options?: ExecOptions): Promise<ExecResult>;
+  /**
+   * Runs the first of several spellings of a command that the image has (e.g. `cilium-dbg ...`
+   * then `cilium ...`); an "executable file not found" moves on to the next.
+   */
+  execFirst(agent: AgentPod, alternatives: string[][], options?: ExecOptions): Promise<ExecResult & { command: string[] }>;
+  /** `cilium-dbg <args>`, falling back to `cilium <args>` on images that predate the rename. */
+  dbg(agent: AgentPod, args: string[], options?: ExecOptions): Promise<ExecResult & { command: string[] }>;
+  /** `iptables-save -t <table>` through the image's wrapper, falling back to the nft and legacy tools. */
+  iptablesSave(agent: AgentPod, table: string, options?: ExecOptions): Promise<ExecResult & { command: string[] }>;
+  /** Runs `work` on every agent with bounded concurrency; one agent's failure does not stop the rest. */
+  forEachAgent<T>(work: (agent: AgentPod) => Promise<T>, options?: FanOutOptions): Promise<AgentResult<T>[]>;
+}
+
+/** Both facades for one cluster, as a runbook run gets them. */
+export interface ClusterAccess {
+  name: string;
+  kube: KubeFacade;
+  cilium: CiliumFacade;
+}

@@ -1,0 +1,176 @@
+import type { z } from 'zod';
+import type { CiliumFacade, KubeFacade } from '../cluster/types.ts';
+
+/**
+ * The runbook engine's vocabulary. A runbook is a list of steps; a step looks at the cluster (and
+ * may act through the actuator) and returns an Outcome; the engine turns outcomes into a Report.
+ */
+
+/** `dry-run` plans only; `auto` acts within limits; `approve` stops before the first write step. */
+export type Mode = 'dry-run' | 'auto' | 'approve';
+
+export type Severity = 'info' | 'warning' | 'critical';
+
+export type StepStatus = 'pass' | 'warn' | 'fail' | 'skip' | 'error';
+
+export type Verdict = 'healthy' | 'remediated' | 'needs-approval' | 'degraded' | 'failed';
+
+/**
+ * One problem, at one target. `code` and `target` are stable (the fingerprint is built from them,
+ * never from free text), e.g. `UNMANAGED_POD` at `shop/web-1`.
+ */
+export interface Finding {
+  code: string;
+  target: string;
+  severity: Severity;
+  /** One line a person can act on. */
+  message: string;
+  /** How to fix it by hand, when the responder will not. */
+  fix?: string;
+  /** Set by the engine: sha256 of (cluster, runbook, code, target), hex, first 16 chars. */
+  fingerprint?: string;
+}
+
+/** What a step saw, for the report (command output excerpts, counts, config values). */
+export interface Evidence {
+  /** Where it came from, e.g. `ip-10-0-1-23: stat -c %i /run/cilium/cgroupv2`. */
+  source: string;
+  text: string;
+}
+
+/** A write the step wants (or wanted) to make. */
+export interface PlannedAction {
+  /** e.g. `evict-pod`, `restart-agent`. */
+  action: string;
+  /** e.g. `shop/web-1` or a node name. */
+  target: string;
+  reason: string;
+  /** uid precondition the write will carry. */
+  uid?: string;
+}
+
+export type ActionOutcome = 'done' | 'planned' | 'blocked' | 'skipped' | 'failed';
+
+/** What happened to a planned action. `detail` says why when not done. */
+export interface DoneAction {
+  action: string;
+  target: string;
+  outcome: ActionOutcome;
+  detail?: string;
+}
+
+export interface Outcome {
+  status: StepStatus;
+  /** One line, e.g. `3 unmanaged pods on 2 nodes`. */
+  summary: string;
+  findings: Finding[];
+  evidence: Evidence[];
+  plan: PlannedAction[];
+  done: DoneAction[];
+}
+
+export interface Limits {
+  /** Most pod evictions in one run. */
+  maxEvictionsPerRun: number;
+  /** Most agent restarts in one run. */
+  maxAgentRestartsPerRun: number;
+  /** Extra label selectors whose pods are never touched (aws-node by `k8s-app=aws-node` always is). */
+  excludeSelectors: string[];
+  /** Pods younger than this are left alone (the operator's own watcher uses 30 s). */
+  gracePeriodSeconds: number;
+  /** Agents at once during fan-out. */
+  concurrency: number;
+}
+
+export const DEFAULT_LIMITS: Limits = {
+  maxEvictionsPerRun: 10,
+  maxAgentRestartsPerRun: 1,
+  excludeSelectors: [],
+  gracePeriodSeconds: 60,
+  concurrency: 16,
+};
+
+/** A pod the actuator may evict, as the step saw it. */
+export interface PodTarget {
+  namespace: string;
+  name: string;
+  uid: string;
+  node: string;
+}
+
+/**
+ * The only way a runbook writes to a cluster. It enforces the mode, exclusions (aws-node,
+ * hostNetwork, mirror/static pods, configured selectors), caps, the brake, PodDisruptionBudgets
+ * (through the Eviction API) and uid preconditions, and records every decision.
+ */
+export interface Actuator {
+  evictPod(target: PodTarget, reason: string): Promise<DoneAction>;
+  /** Deletes a Cilium agent pod (its DaemonSet replaces it); only in `auto` with an approved plan. */
+  restartAgent(node: string, reason: string): Promise<DoneAction>;
+}
+
+/** Cluster writes allowed per window across every source (issue: event plane); the engine asks before each write. */
+export interface Brake {
+  /** Takes one write from the budget; false when the brake is engaged. */
+  tryWrite(cluster: string): Promise<boolean>;
+}
+
+export interface Logger {
+  info(message: string, data?: Record<string, unknown>): void;
+  warn(message: string, data?: Record<string, unknown>): void;
+  error(message: string, data?: Record<string, unknown>): void;
+}
+
+export interface StepContext<P = Record<string, unknown>> {
+  cluster: string;
+  kube: KubeFacade;
+  cilium: CiliumFacade;
+  mode: Mode;
+  limits: Limits;
+  params: P;
+  actuator: Actuator;
+  /** Aborts when the run's deadline passes. */
+  signal: AbortSignal;
+  now(): Date;
+  log: Logger;
+  /** Shared between the steps of one run (e.g. what a check step found, for the act step). */
+  state: Map<string, unknown>;
+  /** Progress during long fan-outs, e.g. (37, 120, 'agents checked'). */
+  progress(done: number, total: number, label: string): void;
+}
+
+export interface Step<P = Record<string, unknown>> {
+  id: string;
+  title: string;
+  /** Write steps run only in `auto`; in `approve` the run stops before the first one. */
+  writes: boolean;
+  run(ctx: StepContext<P>): Promise<Outcome>;
+}
+
+export interface Runbook<P = Record<string, unknown>> {
+  id: string;
+  title: string;
+  summary: string;
+  /** Path of the runbook's doc, relative to the project root (`runbooks/<id>.md`). */
+  doc: string;
+  params: z.ZodType<P>;
+  /** Alert names this runbook answers (for routing). */
+  answers: string[];
+  steps: Step<P>[];
+}
+
+export interface StepReport extends Outcome {
+  id: string;
+  title: string;
+  durationMs: number;
+}
+
+export interface Report {
+  runId: string;
+  runbook: string;
+  cluster: string;
+  mode: Mode;
+  verdict: Verdict;
+  steps: StepReport[];
+  timings: { startedAt: string; finishedAt: string; durationMs: number };
+}
