@@ -433,7 +433,7 @@ export class ClusterBuilder {
       namespace: input.namespace,
       prefix: shape.prefix,
       labels: shape.labels,
-      ...(input.annotations ? { annotations: input.annotations } : {}),
+      annotations: input.annotations,
       ownerReferences: shape.owners,
       spec: shape.spec,
       node: node.name,

@@ -10,7 +10,7 @@ interface NetworkPolicySpec {
 }
 
 /** Whether an ingress NetworkPolicy in the pod's namespace selects it. */
-function ingressPolicySelects(cluster: SimCluster, pod: Pod): boolean {
+export function ingressPolicySelects(cluster: SimCluster, pod: Pod): boolean {
   const policies = cluster.store.list(R.networkpolicies, {
     namespace: pod.metadata.namespace as string,
   }).items;

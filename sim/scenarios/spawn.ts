@@ -29,8 +29,9 @@ export function spawnPod(cluster: SimCluster, input: SpawnInput): Pod {
     input.prefix,
     (candidate) => store.get(R.pods, input.namespace, candidate) !== undefined,
   );
+  const containerIds: string[] = [];
   const containers = input.spec.containers.length + (input.spec.initContainers?.length ?? 0);
-  const containerIds = Array.from({ length: containers }, () => random.hex(64));
+  for (let i = 0; i < containers; i++) containerIds.push(random.hex(64));
   return store.create(
     R.pods,
     makePod({
@@ -39,12 +40,12 @@ export function spawnPod(cluster: SimCluster, input: SpawnInput): Pod {
       generateName: input.prefix,
       uid: random.uuid(),
       labels: input.labels,
-      ...(input.annotations ? { annotations: input.annotations } : {}),
+      annotations: input.annotations,
       ownerReferences: input.ownerReferences,
       spec: input.spec,
       node: input.node,
       hostIP: input.hostIP,
-      ...(input.spec.hostNetwork ? {} : { podIP: allocations.podIp(input.node) }),
+      podIP: input.spec.hostNetwork ? undefined : allocations.podIp(input.node),
       startedAt: input.startedAt,
       containerIds,
       health: input.health,

@@ -4,9 +4,10 @@
  * them with Wide set, and the CRD additionalPrinterColumns for Cilium's resources),
  * PartialObjectMetadata(List), and the Accept negotiation that picks between them.
  */
+
+import { goQuote, type LabelSelector, labelSelectorString } from '../../src/cluster/label-selector.ts';
 import type { KubeObject, ObjectMeta } from '../objects.ts';
 import { errors } from '../status.ts';
-import { goQuote, type LabelSelector, labelSelectorString } from './selectors.ts';
 
 export type IncludeObject = 'None' | 'Metadata' | 'Object';
 

@@ -87,15 +87,9 @@ export function applyAgentConfig(
 type Level = 'info' | 'warning' | 'error';
 
 /** One agent log line: logrus text before 1.18, slog text from 1.18. */
-function logLine(
-  version: string,
-  at: Date,
-  level: Level,
-  msg: string,
-  fields: Record<string, string>,
-): string {
+function logLine(slog: boolean, at: Date, level: Level, msg: string, fields: Record<string, string>): string {
   const rest = Object.entries(fields).map(([k, v]) => ` ${k}=${/[\s"=]/.test(v) ? JSON.stringify(v) : v}`);
-  if (versionAtLeast(version, '1.18')) {
+  if (slog) {
     return `time=${at.toISOString()} level=${level} msg=${JSON.stringify(msg)}${rest.join('')}`;
   }
   return `time="${at.toISOString().replace(/\.\d{3}Z$/, 'Z')}" level=${level} msg=${JSON.stringify(msg)}${rest.join('')}`;
@@ -117,11 +111,11 @@ function startupLog(state: AgentState, config: Readonly<Record<string, string>>,
   const slog = versionAtLeast(v, '1.18');
   let ms = 0;
   const next = () => {
-    ms += 7;
+    ms += 350;
     return new Date(startedAt.getTime() + ms);
   };
   const line = (level: Level, msg: string, subsys: string, fields: Record<string, string> = {}) =>
-    logLine(v, next(), level, msg, {
+    logLine(slog, next(), level, msg, {
       ...fields,
       [slog ? 'module' : 'subsys']: subsys,
     });

@@ -38,7 +38,9 @@ export function makeEndpoint(pod: Pod, facts: EndpointFacts): KubeObject {
       namespace,
       generation: 1,
       labels: pod.metadata.labels ?? {},
-      ownerReferences: freeze([freeze({ apiVersion: 'v1', kind: 'Pod', name, uid: uid as string })]) as OwnerReference[],
+      ownerReferences: freeze([
+        freeze({ apiVersion: 'v1', kind: 'Pod', name, uid: uid as string }),
+      ]) as OwnerReference[],
     },
     status: freeze({
       encryption: ENCRYPTION,

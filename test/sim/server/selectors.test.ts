@@ -1,13 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import type { KubeObject } from '../../../sim/objects.ts';
+import { parseFieldSelector, parseLabelSelector } from '../../../sim/server/selectors.ts';
+import { ApiError } from '../../../sim/status.ts';
 import {
   goQuote,
   labelSelectorString,
   matchLabelSelectorObject,
-  parseFieldSelector,
-  parseLabelSelector,
-} from '../../../sim/server/selectors.ts';
-import { ApiError } from '../../../sim/status.ts';
+} from '../../../src/cluster/label-selector.ts';
 
 /** The ApiError a call throws, so a test can look at its code and message. */
 function apiErrorOf(run: () => unknown): ApiError {

@@ -1,0 +1,19 @@
+import type { Runbook } from '../src/engine/types.ts';
+import { cgroupRootHooks } from './cgroup-root-hooks.ts';
+import { hostIdentity } from './host-identity.ts';
+import { tunnelDatapath } from './tunnel-datapath.ts';
+import { unmanagedPods } from './unmanaged-pods.ts';
+
+/** Every runbook, in the order `responder run all` runs them. */
+export const RUNBOOKS: readonly Runbook<never>[] = [
+  unmanagedPods,
+  cgroupRootHooks,
+  hostIdentity,
+  tunnelDatapath,
+] as unknown as readonly Runbook<never>[];
+
+export function runbookById(id: string): Runbook<never> {
+  const found = RUNBOOKS.find((runbook) => runbook.id === id);
+  if (!found) throw new Error(`unknown runbook "${id}"; known runbooks: ${RUNBOOKS.map((r) => r.id).join(', ')}`);
+  return found;
+}

@@ -1,0 +1,78 @@
+import { R, type SimCluster } from '../cluster.ts';
+import type { KubeObject, Pod } from '../objects.ts';
+import { addEndpoint, ingressPolicySelects } from '../scenarios/endpoints.ts';
+import { recordEvent } from '../scenarios/make/events.ts';
+import { withReady } from '../scenarios/make/pod.ts';
+import { type ControllerContext, storeNow } from './context.ts';
+
+/** The pod as stored now, if it is still the same pod (names come back; uids do not). */
+function current(cluster: SimCluster, pod: Pod): Pod | undefined {
+  const found = cluster.store.get<Pod>(R.pods, pod.metadata.namespace, pod.metadata.name);
+  return found?.metadata.uid === pod.metadata.uid ? found : undefined;
+}
+
+/**
+ * Incident 4 holds for new pods too: with no host mark rule on the node, the kubelet's probes
+ * arrive as `world`, and an ingress policy selecting the pod drops them, so it never gets Ready.
+ */
+function probesDropped(cluster: SimCluster, pod: Pod): boolean {
+  const probed = pod.spec.containers.some((c) => c.readinessProbe !== undefined || c.livenessProbe !== undefined);
+  const agent = cluster.agents.get(pod.spec.nodeName as string);
+  return probed && agent?.iptables.hostMarkRule === false && ingressPolicySelects(cluster, pod);
+}
+
+function kubeletEvent(ctx: ControllerContext, pod: Pod, container: string, reason: string, message: string): void {
+  recordEvent(ctx.cluster.store, {
+    about: pod,
+    fieldPath: `spec.containers{${container}}`,
+    type: 'Normal',
+    reason,
+    message,
+    component: 'kubelet',
+    host: pod.spec.nodeName as string,
+    first: storeNow(ctx.cluster),
+  });
+}
+
+/**
+ * What the node does for a pod a controller just created there: the kubelet starts its
+ * containers; the Cilium agent, if ready, writes the CEP after `cepDelayMs` (never for
+ * hostNetwork pods); the readiness probe passes after `readyDelayMs` unless `staysUnready`.
+ */
+export function startPod(ctx: ControllerContext, pod: Pod, staysUnready = false): void {
+  const { cluster, scheduler } = ctx;
+  for (const container of pod.spec.containers) {
+    kubeletEvent(ctx, pod, container.name, 'Pulled', `Container image "${container.image}" already present on machine`);
+    kubeletEvent(ctx, pod, container.name, 'Created', `Created container: ${container.name}`);
+    kubeletEvent(ctx, pod, container.name, 'Started', `Started container ${container.name}`);
+  }
+  if (!pod.spec.hostNetwork && cluster.agents.get(pod.spec.nodeName as string)?.ready) {
+    scheduler.after(ctx.cepDelayMs, () => {
+      const now = current(cluster, pod);
+      const exists = cluster.store.get(R.ciliumendpoints, pod.metadata.namespace, pod.metadata.name);
+      if (now && !exists) addEndpoint(cluster, now);
+    });
+  }
+  if (!staysUnready && !probesDropped(cluster, pod)) {
+    scheduler.after(ctx.readyDelayMs, () => {
+      if (!current(cluster, pod)) return;
+      const at = cluster.store.timestamp();
+      cluster.store.update<Pod>(R.pods, pod.metadata.namespace, pod.metadata.name, (p) => withReady(p, at));
+    });
+  }
+}
+
+/**
+ * What follows a pod's deletion: the kubelet stops its containers, and the garbage collector
+ * deletes the CiliumEndpoint the pod owned.
+ */
+export function stopPod(ctx: ControllerContext, pod: Pod): void {
+  const { store } = ctx.cluster;
+  for (const container of pod.spec.containers) {
+    kubeletEvent(ctx, pod, container.name, 'Killing', `Stopping container ${container.name}`);
+  }
+  const endpoint = store.get<KubeObject>(R.ciliumendpoints, pod.metadata.namespace, pod.metadata.name);
+  if (endpoint?.metadata.ownerReferences?.some((ref) => ref.uid === pod.metadata.uid)) {
+    store.delete(R.ciliumendpoints, pod.metadata.namespace, pod.metadata.name);
+  }
+}

@@ -1,0 +1,155 @@
+import { randomUUID } from 'node:crypto';
+import type { ClusterAccess } from '../cluster/types.ts';
+import { createActuator } from './actuator.ts';
+import { fingerprint } from './fingerprint.ts';
+import { outcome } from './outcome.ts';
+import {
+  type Brake,
+  DEFAULT_LIMITS,
+  type Limits,
+  type Logger,
+  type Mode,
+  type Outcome,
+  type Report,
+  type Runbook,
+  type StepContext,
+  type StepReport,
+} from './types.ts';
+import { verdictOf } from './verdict.ts';
+
+export interface RunOptions<P> {
+  runbook: Runbook<P>;
+  access: ClusterAccess;
+  mode: Mode;
+  /** Raw parameters, validated by the runbook's schema before anything runs. */
+  params?: unknown;
+  limits?: Partial<Limits>;
+  brake?: Brake;
+  /** `<action>:<target>` keys a person approved (a resumed `approve` run). */
+  approved?: Iterable<string>;
+  /** The whole run's time budget (default 5 minutes). */
+  deadlineMs?: number;
+  log?: Logger;
+  now?: () => Date;
+  runId?: string;
+  onProgress?: (step: string, done: number, total: number, label: string) => void;
+}
+
+export const SILENT: Logger = { info() {}, warn() {}, error() {} };
+const UNLIMITED: Brake = { tryWrite: async () => true };
+
+/** Thrown before anything runs when the runbook's params do not validate. */
+export class InvalidParamsError extends Error {
+  constructor(runbook: string, issues: string) {
+    super(`invalid parameters for runbook ${runbook}: ${issues}`);
+    this.name = 'InvalidParamsError';
+  }
+}
+
+function parseParams<P>(runbook: Runbook<P>, raw: unknown): P {
+  const parsed = runbook.params.safeParse(raw ?? {});
+  if (parsed.success) return parsed.data;
+  const issues = parsed.error.issues.map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`).join('; ');
+  throw new InvalidParamsError(runbook.id, issues);
+}
+
+function errorOutcome(error: unknown, signal: AbortSignal): Outcome {
+  if (signal.aborted) return outcome('error', 'deadline passed before the step finished');
+  return outcome('error', error instanceof Error ? error.message : String(error));
+}
+
+/** Runs the step, but gives up when the deadline passes even if the step does not listen. */
+function raceDeadline<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    if (signal.aborted) return onAbort();
+    signal.addEventListener('abort', onAbort, { once: true });
+    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
+}
+
+/**
+ * Runs a runbook's steps in order under a deadline, in a mode, with every write through one
+ * actuator, and returns the Report. In `approve` mode it plans the first write step, then stops.
+ * A step that throws is reported as an error (the run's verdict is then `failed`); later steps
+ * are skipped, because they depend on what the failed step would have found.
+ */
+export async function runRunbook<P>(options: RunOptions<P>): Promise<Report> {
+  const { runbook, access, mode } = options;
+  const params = parseParams(runbook, options.params);
+  const now = options.now ?? (() => new Date());
+  const log = options.log ?? SILENT;
+  const limits = { ...DEFAULT_LIMITS, ...options.limits };
+  const startedAt = now();
+  const signal = AbortSignal.timeout(options.deadlineMs ?? 300_000);
+  const approved = new Set(options.approved ?? []);
+  const actuator = createActuator({
+    cluster: access.name,
+    kube: access.kube,
+    cilium: access.cilium,
+    mode,
+    limits,
+    brake: options.brake ?? UNLIMITED,
+    log,
+    approved,
+  });
+  const state = new Map<string, unknown>();
+  const steps: StepReport[] = [];
+  let stoppedForApproval = false;
+  let failed = false;
+
+  for (const step of runbook.steps) {
+    const stepStarted = performance.now();
+    const ctx: StepContext<P> = {
+      cluster: access.name,
+      kube: access.kube,
+      cilium: access.cilium,
+      mode,
+      limits,
+      params,
+      actuator,
+      signal,
+      now,
+      log,
+      state,
+      progress: (done, total, label) => options.onProgress?.(step.id, done, total, label),
+    };
+    let result: Outcome;
+    if (failed || stoppedForApproval) {
+      result = outcome('skip', failed ? 'skipped: an earlier step failed' : 'waiting for approval');
+    } else {
+      try {
+        result = await raceDeadline(step.run(ctx), signal);
+      } catch (error) {
+        result = errorOutcome(error, signal);
+      }
+      failed = result.status === 'error';
+      if (step.writes && mode === 'approve' && result.plan.length > 0 && approved.size === 0) stoppedForApproval = true;
+    }
+    steps.push({
+      id: step.id,
+      title: step.title,
+      ...result,
+      findings: result.findings.map((finding) => ({
+        ...finding,
+        fingerprint: fingerprint(access.name, runbook.id, finding.code, finding.target),
+      })),
+      durationMs: Math.round(performance.now() - stepStarted),
+    });
+  }
+
+  const finishedAt = now();
+  return {
+    runId: options.runId ?? randomUUID(),
+    runbook: runbook.id,
+    cluster: access.name,
+    mode,
+    verdict: verdictOf(mode, steps, stoppedForApproval),
+    steps,
+    timings: {
+      startedAt: startedAt.toISOString(),
+      finishedAt: finishedAt.toISOString(),
+      durationMs: finishedAt.getTime() - startedAt.getTime(),
+    },
+  };
+}
