@@ -8,8 +8,10 @@ export async function main(argv: string[]): Promise<number> {
     .description('Cilium Responder: find and fix Cilium incidents on EKS')
     .exitOverride()
     .configureOutput({ outputError: (text, write) => write(text) });
-  program.addCommand(simCommand());
-  program.addCommand(demoCommand());
+  for (const command of [simCommand(), demoCommand()]) {
+    // Subcommands do not inherit these: without them commander would exit the process itself.
+    program.addCommand(command.exitOverride().configureOutput({ outputError: (text, write) => write(text) }));
+  }
   try {
     await program.parseAsync(argv);
     return 0;

@@ -9,6 +9,7 @@ export function demoCommand(): Command {
     .option('--kubeconfig <path>', 'where to write the kubeconfig', 'sim.kubeconfig')
     .action(async (options: { kubeconfig: string }) => {
       const { sim, kubeconfigPath } = await serveSim({ scenarios: ['all'], kubeconfig: options.kubeconfig });
+      const stopped = untilInterrupted(sim);
       const agent = sim.cluster.store.list(R.pods, {
         namespace: CILIUM_NAMESPACE,
         limit: 1,
@@ -30,6 +31,6 @@ export function demoCommand(): Command {
           '',
         ].join('\n'),
       );
-      await untilInterrupted(sim);
+      await stopped;
     });
 }

@@ -32,9 +32,11 @@ export function simCommand(): Command {
         kubeconfig: options.kubeconfig,
         ...(options.port !== undefined ? { port: options.port } : {}),
       });
+      // Handlers first: whoever waits for the ready line may signal us right after reading it.
+      const stopped = untilInterrupted(sim);
       process.stdout.write(
         `sim ready at ${sim.url} (scenarios: ${options.scenario.join(',')}); kubeconfig: ${kubeconfigPath}\n`,
       );
-      await untilInterrupted(sim);
+      await stopped;
     });
 }

@@ -16,12 +16,20 @@ function current(cluster: SimCluster, pod: Pod): Pod | undefined {
  * arrive as `world`, and an ingress policy selecting the pod drops them, so it never gets Ready.
  */
 function probesDropped(cluster: SimCluster, pod: Pod): boolean {
-  const probed = pod.spec.containers.some((c) => c.readinessProbe !== undefined || c.livenessProbe !== undefined);
+  const probed = pod.spec.containers.some(
+    (c) => c.readinessProbe !== undefined || c.livenessProbe !== undefined,
+  );
   const agent = cluster.agents.get(pod.spec.nodeName as string);
   return probed && agent?.iptables.hostMarkRule === false && ingressPolicySelects(cluster, pod);
 }
 
-function kubeletEvent(ctx: ControllerContext, pod: Pod, container: string, reason: string, message: string): void {
+function kubeletEvent(
+  ctx: ControllerContext,
+  pod: Pod,
+  container: string,
+  reason: string,
+  message: string,
+): void {
   recordEvent(ctx.cluster.store, {
     about: pod,
     fieldPath: `spec.containers{${container}}`,
@@ -42,7 +50,13 @@ function kubeletEvent(ctx: ControllerContext, pod: Pod, container: string, reaso
 export function startPod(ctx: ControllerContext, pod: Pod, staysUnready = false): void {
   const { cluster, scheduler } = ctx;
   for (const container of pod.spec.containers) {
-    kubeletEvent(ctx, pod, container.name, 'Pulled', `Container image "${container.image}" already present on machine`);
+    kubeletEvent(
+      ctx,
+      pod,
+      container.name,
+      'Pulled',
+      `Container image "${container.image}" already present on machine`,
+    );
     kubeletEvent(ctx, pod, container.name, 'Created', `Created container: ${container.name}`);
     kubeletEvent(ctx, pod, container.name, 'Started', `Started container ${container.name}`);
   }

@@ -1,0 +1,58 @@
+import type { AgentPod, KubeObject } from './types.ts';
+
+export const AGENT_SELECTOR = 'k8s-app=cilium';
+export const AGENT_CONTAINER = 'cilium-agent';
+
+/** The fields of a pod that say where an agent runs and whether it is ready. */
+interface PodFields {
+  metadata: KubeObject['metadata'] & { deletionTimestamp?: string };
+  spec?: { nodeName?: string };
+  status?: {
+    conditions?: { type: string; status: string }[];
+    containerStatuses?: { name: string; containerID?: string }[];
+  };
+}
+
+/** Agent pod fields plus what picks between two pods on one node (a rollout in progress). */
+export interface AgentCandidate extends AgentPod {
+  deleting: boolean;
+  createdAt: string;
+}
+
+/** An agent pod's projection, or undefined for a pod not yet scheduled to a node. */
+export function agentCandidate(object: KubeObject): AgentCandidate | undefined {
+  const pod = object as PodFields;
+  const node = pod.spec?.nodeName;
+  if (!node) return undefined;
+  const containerId = pod.status?.containerStatuses?.find((c) => c.name === AGENT_CONTAINER)?.containerID;
+  return {
+    name: pod.metadata.name,
+    namespace: pod.metadata.namespace ?? '',
+    uid: pod.metadata.uid,
+    node,
+    ready: pod.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') ?? false,
+    ...(containerId ? { containerId } : {}),
+    deleting: pod.metadata.deletionTimestamp !== undefined,
+    createdAt: pod.metadata.creationTimestamp ?? '',
+  };
+}
+
+/** Whether `a` better stands for its node than `b`: not being deleted, then ready, then newer. */
+function preferred(a: AgentCandidate, b: AgentCandidate): boolean {
+  if (a.deleting !== b.deleting) return !a.deleting;
+  if (a.ready !== b.ready) return a.ready;
+  return a.createdAt > b.createdAt;
+}
+
+/** One agent per node, sorted by node name. */
+export function agentsPerNode(candidates: readonly (AgentCandidate | undefined)[]): AgentPod[] {
+  const byNode = new Map<string, AgentCandidate>();
+  for (const candidate of candidates) {
+    if (!candidate) continue;
+    const current = byNode.get(candidate.node);
+    if (!current || preferred(candidate, current)) byNode.set(candidate.node, candidate);
+  }
+  return [...byNode.values()]
+    .sort((a, b) => a.node.localeCompare(b.node))
+    .map(({ deleting: _deleting, createdAt: _createdAt, ...agent }) => agent);
+}

@@ -1,0 +1,55 @@
+/**
+ * One way in to a cluster, whatever the config names: an EKS cluster, a context of the user's
+ * kubeconfig, or the simulator. Each becomes a KubeConfig and then the same facades.
+ */
+import { KubeConfig } from '@kubernetes/client-node';
+import { clusterAccess } from './access.ts';
+import { type EksOptions, eksKubeConfig } from './eks.ts';
+import type { ClusterAccess, ClusterRef } from './types.ts';
+
+export type ConnectOptions = EksOptions;
+
+export async function connect(ref: ClusterRef, options: ConnectOptions = {}): Promise<ClusterAccess> {
+  const { ciliumNamespace } = ref;
+  switch (ref.kind) {
+    case 'eks': {
+      const { kubeConfig, token } = await eksKubeConfig(ref, options);
+      return clusterAccess(kubeConfig, { name: ref.name, ciliumNamespace, token });
+    }
+    case 'kubeconfig': {
+      const kubeConfig = kubeconfigContext(ref.path, ref.context);
+      return clusterAccess(kubeConfig, { name: kubeConfig.getCurrentContext(), ciliumNamespace });
+    }
+    case 'sim': {
+      const kubeConfig = new KubeConfig();
+      kubeConfig.loadFromString(ref.kubeconfig);
+      return clusterAccess(kubeConfig, { name: kubeConfig.getCurrentContext(), ciliumNamespace });
+    }
+  }
+}
+
+/** The kubeconfig file with `context` (or its current-context) selected, checked to exist. */
+function kubeconfigContext(path: string, context: string | undefined): KubeConfig {
+  const kubeConfig = new KubeConfig();
+  try {
+    kubeConfig.loadFromFile(path);
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    throw new Error(`could not load kubeconfig ${path}: ${message}`, { cause: error });
+  }
+  const available = kubeConfig.getContexts().map((entry) => entry.name);
+  const availableList = available.length > 0 ? available.map((name) => `"${name}"`).join(', ') : 'none';
+  const name = context ?? kubeConfig.getCurrentContext();
+  if (!name) {
+    throw new Error(`kubeconfig ${path} has no current-context; name a context (available: ${availableList})`);
+  }
+  const selected = kubeConfig.getContextObject(name);
+  if (!selected) {
+    throw new Error(`context "${name}" not found in kubeconfig ${path} (available: ${availableList})`);
+  }
+  if (!kubeConfig.getCluster(selected.cluster)) {
+    throw new Error(`context "${name}" in kubeconfig ${path} names cluster "${selected.cluster}", which it does not define`);
+  }
+  kubeConfig.setCurrentContext(name);
+  return kubeConfig;
+}

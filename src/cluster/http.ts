@@ -1,0 +1,108 @@
+import { type IncomingMessage, request as httpRequest } from 'node:http';
+import { type RequestOptions, request as httpsRequest } from 'node:https';
+import type { KubeConfig } from '@kubernetes/client-node';
+import type { Operation } from './status.ts';
+import { KubeError } from './types.ts';
+
+export interface HttpRequest extends Operation {
+  method: 'GET' | 'POST' | 'DELETE';
+  /** Path and query, relative to the cluster's server URL. */
+  path: string;
+  accept?: string;
+  /** Sent as JSON. */
+  body?: unknown;
+}
+
+export interface HttpResponse {
+  status: number;
+  retryAfter?: string;
+  /** Parsed JSON, or the text when the body is not JSON. */
+  body: unknown;
+}
+
+export interface HttpOptions {
+  /** Overrides the kubeconfig's credentials per request, so refreshed (EKS) tokens are used. */
+  token?: () => Promise<string>;
+  timeoutMs: number;
+}
+
+export type SendRequest = (request: HttpRequest) => Promise<HttpResponse>;
+
+/** TLS, proxy and credentials for one request, from the kubeconfig and the optional token source. */
+export async function connectionOptions(
+  kc: KubeConfig,
+  token: (() => Promise<string>) | undefined,
+): Promise<RequestOptions> {
+  const options: RequestOptions = {};
+  await kc.applyToHTTPSOptions(options);
+  // The kubeconfig builds a fresh agent per call; only a proxy needs one. Without it the global
+  // agent keeps connections alive across list pages.
+  if (!kc.getCurrentCluster()?.proxyUrl) options.agent = undefined;
+  if (token) options.headers = { ...options.headers, Authorization: `Bearer ${await token()}` };
+  return options;
+}
+
+function decodeBody(response: IncomingMessage, bytes: Buffer): unknown {
+  const text = bytes.toString('utf8');
+  if (!(response.headers['content-type'] ?? '').includes('json')) return text;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+/**
+ * Sends requests with node's http(s), so the facade controls Accept headers and timeouts. Every
+ * request has a deadline covering connect, headers and body; a missed deadline is a `timeout`
+ * error, a failed connection `unavailable`. Any HTTP status resolves: callers classify it.
+ */
+export function httpSender(kc: KubeConfig, options: HttpOptions): SendRequest {
+  return async (req) => {
+    const server = kc.getCurrentCluster()?.server;
+    if (!server) throw new KubeError('invalid', req.verb, req.resource, 'the kubeconfig names no cluster server');
+    const url = new URL(`${server.replace(/\/+$/, '')}${req.path}`);
+    const connection = await connectionOptions(kc, options.token);
+    const payload = req.body === undefined ? undefined : JSON.stringify(req.body);
+    const send = url.protocol === 'http:' ? httpRequest : httpsRequest;
+    return new Promise<HttpResponse>((resolve, reject) => {
+      const fail = (kind: 'timeout' | 'unavailable', detail: string) => {
+        clearTimeout(deadline);
+        reject(new KubeError(kind, req.verb, req.resource, detail));
+      };
+      const outgoing = send(
+        url,
+        {
+          ...connection,
+          method: req.method,
+          headers: {
+            ...connection.headers,
+            Accept: req.accept ?? 'application/json',
+            ...(payload === undefined ? {} : { 'Content-Type': 'application/json' }),
+          },
+        },
+        (response) => {
+          const chunks: Buffer[] = [];
+          response.on('data', (chunk: Buffer) => chunks.push(chunk));
+          response.on('error', (error) => fail('unavailable', error.message));
+          response.on('end', () => {
+            clearTimeout(deadline);
+            const retryAfter = response.headers['retry-after'];
+            resolve({
+              status: response.statusCode ?? 0,
+              ...(retryAfter === undefined ? {} : { retryAfter }),
+              body: decodeBody(response, Buffer.concat(chunks)),
+            });
+          });
+        },
+      );
+      // A promise settles once: whatever the destroyed request reports after this is ignored.
+      const deadline = setTimeout(() => {
+        fail('timeout', `no answer within ${options.timeoutMs} ms`);
+        outgoing.destroy();
+      }, options.timeoutMs);
+      outgoing.on('error', (error) => fail('unavailable', error.message));
+      outgoing.end(payload);
+    });
+  };
+}

@@ -1,0 +1,153 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { type AwsCredentials, eksToken, eksTokenProvider } from '../../../src/cluster/eks-token.ts';
+
+// AWS's documented example key pair; the fixtures were signed with it (scripts/eks-token-fixture.sh).
+const CREDENTIALS: AwsCredentials = {
+  accessKeyId: 'AKIAIOSFODNN7EXAMPLE',
+  secretAccessKey: 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY',
+};
+const SESSION_TOKEN = 'IQoJb3JpZ2luX2VjEXAMPLE//////////wEaCXVzLWVhc3QtMSJHMEUCIQ+abc/def==';
+const CLOCK = new Date('2024-05-01T12:00:00Z');
+const MINUTE = 60_000;
+
+function fixtureToken(name: string): string {
+  const path = new URL(`../../fixtures/eks-token/${name}`, import.meta.url);
+  const credential = JSON.parse(readFileSync(path, 'utf8')) as { status: { token: string } };
+  return credential.status.token;
+}
+
+function presignedUrl(token: string): URL {
+  expect(token.startsWith('k8s-aws-v1.')).toBe(true);
+  return new URL(Buffer.from(token.slice('k8s-aws-v1.'.length), 'base64url').toString('utf8'));
+}
+
+describe('eksToken', () => {
+  it('equals the token aws eks get-token made for the same credentials and clock', async () => {
+    const token = await eksToken({
+      cluster: 'prod-eu',
+      region: 'eu-west-1',
+      credentials: CREDENTIALS,
+      now: CLOCK,
+    });
+    expect(token).toBe(fixtureToken('aws-eks-get-token.json'));
+  });
+
+  it('equals awscli with a session token too', async () => {
+    const token = await eksToken({
+      cluster: 'prod-eu',
+      region: 'eu-west-1',
+      credentials: { ...CREDENTIALS, sessionToken: SESSION_TOKEN },
+      now: CLOCK,
+    });
+    expect(token).toBe(fixtureToken('aws-eks-get-token-session.json'));
+    expect(presignedUrl(token).searchParams.get('X-Amz-Security-Token')).toBe(SESSION_TOKEN);
+  });
+
+  it('equals awscli in the China partition', async () => {
+    const token = await eksToken({
+      cluster: 'prod-eu',
+      region: 'cn-north-1',
+      credentials: CREDENTIALS,
+      now: CLOCK,
+    });
+    expect(token).toBe(fixtureToken('aws-eks-get-token-cn.json'));
+  });
+
+  it('is an unpadded base64url GetCallerIdentity URL presigned for 60 s with the cluster header', async () => {
+    const token = await eksToken({
+      cluster: 'prod-eu',
+      region: 'eu-west-1',
+      credentials: CREDENTIALS,
+      now: CLOCK,
+    });
+    expect(token).toMatch(/^k8s-aws-v1\.[A-Za-z0-9_-]+$/);
+    const url = presignedUrl(token);
+    expect(url.origin).toBe('https://sts.eu-west-1.amazonaws.com');
+    expect(url.searchParams.get('Action')).toBe('GetCallerIdentity');
+    expect(url.searchParams.get('Version')).toBe('2011-06-15');
+    expect(url.searchParams.get('X-Amz-Expires')).toBe('60');
+    expect(url.searchParams.get('X-Amz-Date')).toBe('20240501T120000Z');
+    expect(url.searchParams.get('X-Amz-SignedHeaders')?.split(';')).toEqual(['host', 'x-k8s-aws-id']);
+    expect(url.searchParams.get('X-Amz-Security-Token')).toBeNull();
+  });
+
+  it('signs the cluster name: another cluster gets another signature', async () => {
+    const sign = (cluster: string) =>
+      eksToken({ cluster, region: 'eu-west-1', credentials: CREDENTIALS, now: CLOCK });
+    const [prod, staging] = await Promise.all([sign('prod-eu'), sign('staging-eu')]);
+    expect(presignedUrl(prod).searchParams.get('X-Amz-Signature')).not.toBe(
+      presignedUrl(staging).searchParams.get('X-Amz-Signature'),
+    );
+  });
+});
+
+describe('eksTokenProvider', () => {
+  function provider() {
+    let clock = CLOCK;
+    let credentialCalls = 0;
+    const token = eksTokenProvider({
+      cluster: 'prod-eu',
+      region: 'eu-west-1',
+      credentials: async () => {
+        credentialCalls++;
+        return CREDENTIALS;
+      },
+      now: () => clock,
+    });
+    return {
+      token,
+      advance: (ms: number) => {
+        clock = new Date(clock.getTime() + ms);
+      },
+      credentialCalls: () => credentialCalls,
+    };
+  }
+
+  it('reuses a token for 14 minutes, then signs a fresh one', async () => {
+    const { token, advance, credentialCalls } = provider();
+    const first = await token();
+    expect(first).toBe(fixtureToken('aws-eks-get-token.json'));
+
+    advance(14 * MINUTE - 1);
+    expect(await token()).toBe(first);
+    expect(credentialCalls()).toBe(1);
+
+    advance(1);
+    const second = await token();
+    expect(second).not.toBe(first);
+    expect(presignedUrl(second).searchParams.get('X-Amz-Date')).toBe('20240501T121400Z');
+    expect(credentialCalls()).toBe(2);
+  });
+
+  it('shares one signing between concurrent callers', async () => {
+    const { token, credentialCalls } = provider();
+    const tokens = await Promise.all([token(), token(), token()]);
+    expect(new Set(tokens).size).toBe(1);
+    expect(credentialCalls()).toBe(1);
+  });
+
+  it('signs afresh when the clock goes backwards', async () => {
+    const { token, advance, credentialCalls } = provider();
+    await token();
+    advance(-MINUTE);
+    await token();
+    expect(credentialCalls()).toBe(2);
+  });
+
+  it('does not keep a failure', async () => {
+    let fail = true;
+    const token = eksTokenProvider({
+      cluster: 'prod-eu',
+      region: 'eu-west-1',
+      credentials: async () => {
+        if (fail) throw new Error('no credentials');
+        return CREDENTIALS;
+      },
+      now: () => CLOCK,
+    });
+    await expect(token()).rejects.toThrow('no credentials');
+    fail = false;
+    expect(await token()).toBe(fixtureToken('aws-eks-get-token.json'));
+  });
+});
