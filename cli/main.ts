@@ -1,20 +1,26 @@
 import { Command, CommanderError } from 'commander';
 import { demoCommand } from './commands/demo.ts';
+import { listCommand } from './commands/list.ts';
+import { runCommand } from './commands/run.ts';
 import { simCommand } from './commands/sim.ts';
 
 /** Entry point of the `responder` command; returns the process exit code. */
 export async function main(argv: string[]): Promise<number> {
+  let exitCode = 0;
+  const setExitCode = (code: number) => {
+    exitCode = code;
+  };
   const program = new Command('responder')
     .description('Cilium Responder: find and fix Cilium incidents on EKS')
     .exitOverride()
     .configureOutput({ outputError: (text, write) => write(text) });
-  for (const command of [simCommand(), demoCommand()]) {
+  for (const command of [listCommand(), runCommand(setExitCode), simCommand(), demoCommand(setExitCode)]) {
     // Subcommands do not inherit these: without them commander would exit the process itself.
     program.addCommand(command.exitOverride().configureOutput({ outputError: (text, write) => write(text) }));
   }
   try {
     await program.parseAsync(argv);
-    return 0;
+    return exitCode;
   } catch (error) {
     if (error instanceof CommanderError) return error.exitCode === 0 ? 0 : 2;
     process.stderr.write(`error: ${error instanceof Error ? error.message : String(error)}\n`);

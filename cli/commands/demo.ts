@@ -1,36 +1,55 @@
 import { Command } from 'commander';
-import { AGENT_LABEL, CILIUM_NAMESPACE, R } from '../../sim/cluster.ts';
-import { serveSim, untilInterrupted } from './serve-sim.ts';
+import { RUNBOOKS } from '../../runbooks/index.ts';
+import { runRunbook } from '../../src/engine/run.ts';
+import type { Mode, Report } from '../../src/engine/types.ts';
+import { progressLine } from '../format/progress.ts';
+import { formatReport, formatSummary } from '../format/report.ts';
+import { openTarget } from '../target.ts';
 
-/** `responder demo` (`npm start`): the simulator with every incident planted, and how to look at it. */
-export function demoCommand(): Command {
+const MODES: readonly Mode[] = ['dry-run', 'auto'];
+
+/**
+ * `responder demo` (`npm start`): every runbook against a simulated cluster with all four
+ * incidents, first in dry-run then in auto, and a one-screen summary at the end.
+ */
+export function demoCommand(setExitCode: (code: number) => void): Command {
   return new Command('demo')
-    .description('start the simulator with all four incidents and show how to point kubectl at it')
-    .option('--kubeconfig <path>', 'where to write the kubeconfig', 'sim.kubeconfig')
-    .action(async (options: { kubeconfig: string }) => {
-      const { sim, kubeconfigPath } = await serveSim({ scenarios: ['all'], kubeconfig: options.kubeconfig });
-      const stopped = untilInterrupted(sim);
-      const agent = sim.cluster.store.list(R.pods, {
-        namespace: CILIUM_NAMESPACE,
-        limit: 1,
-        filter: (pod) => pod.metadata.labels?.['k8s-app'] === AGENT_LABEL['k8s-app'],
-      }).items[0]?.metadata.name;
+    .description('run every runbook against a simulated cluster with all four incidents (dry-run, then auto)')
+    .action(async () => {
+      const target = await openTarget({ sim: ['all'], config: '' });
+      const reports: Report[] = [];
+      try {
+        for (const mode of MODES) {
+          process.stdout.write(
+            `\n=== ${mode}: ${mode === 'dry-run' ? 'what would be done' : 'acting within limits'} ===\n\n`,
+          );
+          for (const runbook of RUNBOOKS) {
+            const progress = progressLine(process.stderr, runbook.id);
+            const report = await runRunbook({
+              runbook,
+              access: target.access,
+              mode,
+              onProgress: progress.update,
+            });
+            progress.done();
+            reports.push(report);
+            process.stdout.write(`${formatReport(report)}\n`);
+          }
+        }
+      } finally {
+        await target.close();
+      }
       process.stdout.write(
         [
-          `Simulated EKS cluster with Cilium ready at ${sim.url}: all four incidents are planted.`,
+          '=== summary ===',
+          formatSummary(reports),
           '',
-          'Point kubectl at it (in another terminal):',
-          `  export KUBECONFIG=${kubeconfigPath}`,
-          '  kubectl get nodes',
-          '  kubectl get pods -A',
-          '  kubectl get cep -A                      # pods without a CiliumEndpoint are unmanaged',
-          '  kubectl get cm -n kube-system cilium-config -o yaml',
-          ...(agent ? [`  kubectl exec -n kube-system ${agent} -- bpftool cgroup tree`] : []),
-          '',
-          'Press Ctrl-C to stop.',
+          'Explore the same cluster yourself: npx responder sim --scenario all --kubeconfig sim.kubeconfig',
+          'Run one runbook: npx responder run unmanaged-pods --sim unmanaged-pods --mode auto',
           '',
         ].join('\n'),
       );
-      await stopped;
+      // The demo succeeds when every run ran; problems left in the simulated cluster are the point.
+      setExitCode(reports.some((r) => r.verdict === 'failed') ? 2 : 0);
     });
 }

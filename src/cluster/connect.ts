@@ -41,14 +41,18 @@ function kubeconfigContext(path: string, context: string | undefined): KubeConfi
   const availableList = available.length > 0 ? available.map((name) => `"${name}"`).join(', ') : 'none';
   const name = context ?? kubeConfig.getCurrentContext();
   if (!name) {
-    throw new Error(`kubeconfig ${path} has no current-context; name a context (available: ${availableList})`);
+    throw new Error(
+      `kubeconfig ${path} has no current-context; name a context (available: ${availableList})`,
+    );
   }
   const selected = kubeConfig.getContextObject(name);
   if (!selected) {
     throw new Error(`context "${name}" not found in kubeconfig ${path} (available: ${availableList})`);
   }
   if (!kubeConfig.getCluster(selected.cluster)) {
-    throw new Error(`context "${name}" in kubeconfig ${path} names cluster "${selected.cluster}", which it does not define`);
+    throw new Error(
+      `context "${name}" in kubeconfig ${path} names cluster "${selected.cluster}", which it does not define`,
+    );
   }
   kubeConfig.setCurrentContext(name);
   return kubeConfig;

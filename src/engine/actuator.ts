@@ -1,5 +1,11 @@
-import { KubeError, RESOURCES, type CiliumFacade, type KubeFacade, type KubeObject } from '../cluster/types.ts';
 import { parseLabelSelector } from '../cluster/label-selector.ts';
+import {
+  type CiliumFacade,
+  KubeError,
+  type KubeFacade,
+  type KubeObject,
+  RESOURCES,
+} from '../cluster/types.ts';
 import type { Actuator, Brake, DoneAction, Limits, Logger, Mode, PodTarget } from './types.ts';
 
 /** The label the AWS VPC CNI DaemonSet always carries: its pods are never touched. */
@@ -58,8 +64,11 @@ export function createActuator(options: ActuatorOptions): Actuator {
     if (pod.hostNetwork) return 'hostNetwork pod (Cilium never manages it)';
     if (pod.annotations[MIRROR_ANNOTATION] || pod.ownerKinds.includes('Node')) return 'static (mirror) pod';
     const node = await kube.get(RESOURCES.nodes, undefined, target.node);
-    const taints = ((node.spec as { taints?: { key: string }[] } | undefined)?.taints ?? []).map((t) => t.key);
-    if (taints.includes(AGENT_NOT_READY_TAINT)) return `node ${target.node} still has the ${AGENT_NOT_READY_TAINT} taint`;
+    const taints = ((node.spec as { taints?: { key: string }[] } | undefined)?.taints ?? []).map(
+      (t) => t.key,
+    );
+    if (taints.includes(AGENT_NOT_READY_TAINT))
+      return `node ${target.node} still has the ${AGENT_NOT_READY_TAINT} taint`;
     const agent = (await cilium.agents()).find((a) => a.node === target.node);
     if (!agent?.ready) return `the Cilium agent on ${target.node} is not ready`;
     return undefined;
@@ -69,8 +78,14 @@ export function createActuator(options: ActuatorOptions): Actuator {
    * Cap, mode, approval and brake, in that order; undefined means go. The cap counts planned
    * writes too, so a dry-run plan shows exactly what `auto` would do.
    */
-  async function gate(action: string, target: string, cap: { used: number; max: number }, needsApproval: boolean) {
-    if (cap.used >= cap.max) return { outcome: 'skipped' as const, detail: `over the per-run cap of ${cap.max}` };
+  async function gate(
+    action: string,
+    target: string,
+    cap: { used: number; max: number },
+    needsApproval: boolean,
+  ) {
+    if (cap.used >= cap.max)
+      return { outcome: 'skipped' as const, detail: `over the per-run cap of ${cap.max}` };
     const approved = options.approved?.has(actionKey(action, target)) ?? false;
     if (options.mode === 'dry-run') return { outcome: 'planned' as const, detail: 'dry-run' };
     if ((options.mode === 'approve' || needsApproval) && !approved) {
@@ -106,10 +121,16 @@ export function createActuator(options: ActuatorOptions): Actuator {
         record({ action, target: where, outcome, ...(detail ? { detail } : {}) });
       try {
         const pod = podView(await kube.get(RESOURCES.pods, target.namespace, target.name));
-        if (pod.uid !== target.uid) return result('skipped', 'the pod was replaced since it was checked (uid changed)');
+        if (pod.uid !== target.uid)
+          return result('skipped', 'the pod was replaced since it was checked (uid changed)');
         const excluded = await exclusion(target, pod);
         if (excluded) return result('skipped', excluded);
-        const stop = await gate(action, where, { used: counts.evictions, max: limits.maxEvictionsPerRun }, false);
+        const stop = await gate(
+          action,
+          where,
+          { used: counts.evictions, max: limits.maxEvictionsPerRun },
+          false,
+        );
         if (stop?.outcome === 'planned') {
           const blockedBy = await previewEviction(target);
           if (blockedBy) return result('blocked', blockedBy);
@@ -130,7 +151,8 @@ export function createActuator(options: ActuatorOptions): Actuator {
             return result('skipped', 'the pod was replaced since it was checked (uid changed)');
         }
       } catch (error) {
-        if (error instanceof KubeError && error.kind === 'not-found') return result('skipped', 'the pod is already gone');
+        if (error instanceof KubeError && error.kind === 'not-found')
+          return result('skipped', 'the pod is already gone');
         return result('failed', error instanceof Error ? error.message : String(error));
       }
     },
@@ -142,7 +164,12 @@ export function createActuator(options: ActuatorOptions): Actuator {
       try {
         const agent = (await cilium.agents()).find((a) => a.node === node);
         if (!agent) return result('skipped', `no Cilium agent pod on ${node}`);
-        const stop = await gate(action, node, { used: counts.agentRestarts, max: limits.maxAgentRestartsPerRun }, true);
+        const stop = await gate(
+          action,
+          node,
+          { used: counts.agentRestarts, max: limits.maxAgentRestartsPerRun },
+          true,
+        );
         if (stop?.outcome === 'planned') {
           counts.agentRestarts++;
           return result('planned', `${stop.detail}: ${reason}`);

@@ -49,7 +49,9 @@ export class InvalidParamsError extends Error {
 function parseParams<P>(runbook: Runbook<P>, raw: unknown): P {
   const parsed = runbook.params.safeParse(raw ?? {});
   if (parsed.success) return parsed.data;
-  const issues = parsed.error.issues.map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`).join('; ');
+  const issues = parsed.error.issues
+    .map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`)
+    .join('; ');
   throw new InvalidParamsError(runbook.id, issues);
 }
 
@@ -124,7 +126,8 @@ export async function runRunbook<P>(options: RunOptions<P>): Promise<Report> {
         result = errorOutcome(error, signal);
       }
       failed = result.status === 'error';
-      if (step.writes && mode === 'approve' && result.plan.length > 0 && approved.size === 0) stoppedForApproval = true;
+      if (step.writes && mode === 'approve' && result.plan.length > 0 && approved.size === 0)
+        stoppedForApproval = true;
     }
     steps.push({
       id: step.id,

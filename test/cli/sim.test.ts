@@ -40,16 +40,20 @@ describe('responder sim', () => {
 });
 
 describe('responder demo (npm start)', () => {
-  it('starts the simulator with every incident and shows the kubectl commands to look at it', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'responder-demo-'));
-    const cli = startCli(['demo', '--kubeconfig', join(dir, 'kubeconfig')]);
-    try {
-      const output = await cli.waitFor(/Ctrl-C/);
-      expect(output).toMatch(/ready/);
-      expect(output).toContain(`export KUBECONFIG=${join(dir, 'kubeconfig')}`);
-      expect(output).toMatch(/kubectl exec -n kube-system cilium-\w+ -- bpftool cgroup tree/);
-    } finally {
-      expect(await cli.stop()).toBe(0);
+  it('runs every runbook on the all-incidents simulator in dry-run then auto, and ends with a summary', async () => {
+    const { code, output } = await runCli(['demo']);
+    expect(code, output).toBe(0);
+    const dryRun = output.indexOf('=== dry-run');
+    const auto = output.indexOf('=== auto');
+    const summary = output.indexOf('=== summary ===');
+    expect(dryRun).toBeGreaterThanOrEqual(0);
+    expect(auto).toBeGreaterThan(dryRun);
+    expect(summary).toBeGreaterThan(auto);
+    for (const runbook of ['unmanaged-pods', 'cgroup-root-hooks', 'host-identity', 'tunnel-datapath']) {
+      expect(output.slice(dryRun, auto)).toContain(`${runbook} on sim (dry-run)`);
+      expect(output.slice(auto, summary)).toContain(`${runbook} on sim (auto)`);
+      expect(output.slice(summary)).toMatch(new RegExp(`${runbook}\\s+auto\\s+(remediated|degraded|needs-approval)`));
     }
-  });
+    expect(output.slice(summary)).not.toMatch(/failed/);
+  }, 120_000);
 });

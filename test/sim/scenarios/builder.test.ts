@@ -22,7 +22,9 @@ describe('the base EKS cluster', () => {
         'node.kubernetes.io/instance-type': expect.any(String),
       });
       const spec = node.spec as { providerID: string };
-      expect(spec.providerID).toMatch(new RegExp(`^aws:///${labels?.['topology.kubernetes.io/zone']}/i-0[0-9a-f]{16}$`));
+      expect(spec.providerID).toMatch(
+        new RegExp(`^aws:///${labels?.['topology.kubernetes.io/zone']}/i-0[0-9a-f]{16}$`),
+      );
       const status = node.status as {
         addresses: { type: string; address: string }[];
         conditions: { type: string; status: string }[];
@@ -64,8 +66,14 @@ describe('the base EKS cluster', () => {
     const { cluster: eni } = buildScenario(['healthy'], { now: clock, routingMode: 'native' });
     expect(ciliumConfig(eni)).toMatchObject({ ipam: 'eni', 'routing-mode': 'native' });
     const cn = eni.store.list(R.ciliumnodes).items[0];
-    const spec = cn?.spec as { eni: Record<string, unknown>; ipam: { pool: Record<string, { resource: string }> } };
-    expect(spec.eni).toMatchObject({ 'vpc-id': expect.stringMatching(/^vpc-0/), 'security-groups': [expect.stringMatching(/^sg-0/)] });
+    const spec = cn?.spec as {
+      eni: Record<string, unknown>;
+      ipam: { pool: Record<string, { resource: string }> };
+    };
+    expect(spec.eni).toMatchObject({
+      'vpc-id': expect.stringMatching(/^vpc-0/),
+      'security-groups': [expect.stringMatching(/^sg-0/)],
+    });
     expect(Object.values(spec.ipam.pool)[0]?.resource).toMatch(/^eni-0[0-9a-f]{16}$/);
   });
 
@@ -74,14 +82,20 @@ describe('the base EKS cluster', () => {
     expect(agents.map((pod) => pod.spec.nodeName).sort()).toEqual(nodes.map((n) => n.metadata.name).sort());
     for (const pod of agents) {
       expect(pod.metadata.name).toMatch(new RegExp(`^cilium-${K8S_SUFFIX}{5}$`));
-      expect(pod.metadata.ownerReferences?.[0]).toMatchObject({ kind: 'DaemonSet', name: 'cilium', controller: true });
+      expect(pod.metadata.ownerReferences?.[0]).toMatchObject({
+        kind: 'DaemonSet',
+        name: 'cilium',
+        controller: true,
+      });
       expect(pod.spec.containers[0]?.name).toBe(AGENT_CONTAINER);
       expect(pod.spec.hostNetwork).toBe(true);
       expect(pod.spec.initContainers?.map((c) => c.name)).toContain('mount-cgroup');
       expect(pod.status?.containerStatuses?.[0]?.containerID).toMatch(/^containerd:\/\/[0-9a-f]{64}$/);
       const agent = cluster.agentForPod(pod);
       expect(agent?.node).toBe(pod.spec.nodeName);
-      expect(agent?.cgroup.containerPath).toContain(pod.status?.containerStatuses?.[0]?.containerID?.slice(13));
+      expect(agent?.cgroup.containerPath).toContain(
+        pod.status?.containerStatuses?.[0]?.containerID?.slice(13),
+      );
     }
     expect(cluster.store.get(R.deployments, CILIUM_NAMESPACE, 'cilium-operator')).toBeDefined();
   });
@@ -94,7 +108,9 @@ describe('the base EKS cluster', () => {
       expect(pod.metadata.labels?.['app.kubernetes.io/name']).toBe('aws-node');
       expect(pod.spec.hostNetwork).toBe(true);
     }
-    expect(system.filter((pod) => pod.metadata.labels?.['k8s-app'] === 'kube-proxy')).toHaveLength(nodes.length);
+    expect(system.filter((pod) => pod.metadata.labels?.['k8s-app'] === 'kube-proxy')).toHaveLength(
+      nodes.length,
+    );
     const coredns = system.filter((pod) => pod.metadata.labels?.['k8s-app'] === 'kube-dns');
     expect(coredns.length).toBe(2);
     expect(coredns.every((pod) => !pod.spec.hostNetwork)).toBe(true);
@@ -103,7 +119,12 @@ describe('the base EKS cluster', () => {
   it('chains Deployment → ReplicaSet → Pod by controller references', () => {
     const [pod] = pods(cluster, 'shop').filter((p) => p.metadata.labels?.app === 'frontend');
     const rsRef = pod?.metadata.ownerReferences?.[0];
-    expect(rsRef).toMatchObject({ apiVersion: 'apps/v1', kind: 'ReplicaSet', controller: true, blockOwnerDeletion: true });
+    expect(rsRef).toMatchObject({
+      apiVersion: 'apps/v1',
+      kind: 'ReplicaSet',
+      controller: true,
+      blockOwnerDeletion: true,
+    });
     const rs = cluster.store.get<KubeObject>(R.replicasets, 'shop', rsRef?.name as string);
     expect(rs?.metadata.uid).toBe(rsRef?.uid);
     expect(pod?.metadata.name).toMatch(new RegExp(`^${rs?.metadata.name}-${K8S_SUFFIX}{5}$`));
@@ -125,7 +146,11 @@ describe('the base EKS cluster', () => {
       };
     for (const pod of frontend) {
       const cep = endpoint(cluster, pod);
-      expect(cep?.metadata.ownerReferences?.[0]).toMatchObject({ kind: 'Pod', name: pod.metadata.name, uid: pod.metadata.uid });
+      expect(cep?.metadata.ownerReferences?.[0]).toMatchObject({
+        kind: 'Pod',
+        name: pod.metadata.name,
+        uid: pod.metadata.uid,
+      });
       expect(status(pod)).toMatchObject({
         state: 'ready',
         networking: { addressing: [{ ipv4: pod.status?.podIP }], node: pod.status?.hostIP },
@@ -136,7 +161,9 @@ describe('the base EKS cluster', () => {
     }
     expect(new Set(frontend.map((pod) => status(pod).identity.id)).size).toBe(1);
     expect(status(cart).identity.id).not.toBe(status(frontend[0] as Pod).identity.id);
-    const onNode = pods(cluster).filter((p) => endpoint(cluster, p) && p.spec.nodeName === frontend[0]?.spec.nodeName);
+    const onNode = pods(cluster).filter(
+      (p) => endpoint(cluster, p) && p.spec.nodeName === frontend[0]?.spec.nodeName,
+    );
     const ids = onNode.map((p) => status(p).id);
     expect(new Set(ids).size).toBe(ids.length);
   });
@@ -180,17 +207,29 @@ describe('version and tool variants', () => {
     expect(config['routing-mode']).toBeUndefined();
     expect(config['kube-proxy-replacement']).toBe('strict');
     const agent = [...cluster.agents.values()][0];
-    expect(agent).toMatchObject({ cli: 'cilium-only', kubeProxyReplacementMode: 'Strict', iptables: { markRuleVariant: 'v1.14' } });
+    expect(agent).toMatchObject({
+      cli: 'cilium-only',
+      kubeProxyReplacementMode: 'Strict',
+      iptables: { markRuleVariant: 'v1.14' },
+    });
     expect(agent?.logs[0]).toMatch(/^time="[^"]+" level=info msg=/);
   });
 
   it('logs in slog format from Cilium 1.18', () => {
-    expect(agentOf({ ciliumVersion: '1.18.1' })?.logs[0]).toMatch(/^time=\d{4}-\d\d-\d\dT[\d:.]+Z level=info msg=/);
+    expect(agentOf({ ciliumVersion: '1.18.1' })?.logs[0]).toMatch(
+      /^time=\d{4}-\d\d-\d\dT[\d:.]+Z level=info msg=/,
+    );
   });
 
   it('takes each tool variant from the options', () => {
     expect(
-      agentOf({ agentCli: 'cilium-dbg-only', bpftool: 'legacy', iptablesBackend: 'legacy', kubeProxyReplacement: 'false', socketLB: false }),
+      agentOf({
+        agentCli: 'cilium-dbg-only',
+        bpftool: 'legacy',
+        iptablesBackend: 'legacy',
+        kubeProxyReplacement: 'false',
+        socketLB: false,
+      }),
     ).toMatchObject({
       cli: 'cilium-dbg-only',
       bpftool: { spelling: 'legacy' },
@@ -202,8 +241,14 @@ describe('version and tool variants', () => {
   });
 
   it('rejects impossible options by name', () => {
-    expect(() => buildScenario(['healthy'], { nodes: 0 })).toThrow(/scenario option nodes must be a whole number/);
-    expect(() => buildScenario(['healthy'], { vxlanCause: 'bad' as never })).toThrow(/scenario option vxlanCause must be one of/);
-    expect(() => buildScenario(['healthy'], { unmanagedPodWatcherInterval: '15 min' })).toThrow(/unmanagedPodWatcherInterval/);
+    expect(() => buildScenario(['healthy'], { nodes: 0 })).toThrow(
+      /scenario option nodes must be a whole number/,
+    );
+    expect(() => buildScenario(['healthy'], { vxlanCause: 'bad' as never })).toThrow(
+      /scenario option vxlanCause must be one of/,
+    );
+    expect(() => buildScenario(['healthy'], { unmanagedPodWatcherInterval: '15 min' })).toThrow(
+      /unmanagedPodWatcherInterval/,
+    );
   });
 });

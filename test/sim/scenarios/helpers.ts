@@ -25,11 +25,16 @@ export function isReady(pod: Pod): boolean {
 }
 
 export function ciliumConfig(cluster: SimCluster): Record<string, string> {
-  return cluster.store.get<KubeObject>(R.configmaps, CILIUM_NAMESPACE, 'cilium-config')?.data as Record<string, string>;
+  return cluster.store.get<KubeObject>(R.configmaps, CILIUM_NAMESPACE, 'cilium-config')?.data as Record<
+    string,
+    string
+  >;
 }
 
 export function agentPods(cluster: SimCluster): Pod[] {
-  return pods(cluster, CILIUM_NAMESPACE).filter((pod) => pod.metadata.labels?.['k8s-app'] === AGENT_LABEL['k8s-app']);
+  return pods(cluster, CILIUM_NAMESPACE).filter(
+    (pod) => pod.metadata.labels?.['k8s-app'] === AGENT_LABEL['k8s-app'],
+  );
 }
 
 export function names(items: { namespace?: string; name: string }[]): string[] {

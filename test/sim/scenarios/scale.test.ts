@@ -24,7 +24,9 @@ describe('scale', () => {
     }
     expect(perNode.size).toBe(1000);
     expect(new Set(perNode.values())).toEqual(new Set([30]));
-    const withoutEndpoint = (cluster.store.list(R.pods).items as Pod[]).filter((p) => !p.spec.hostNetwork && !endpoint(cluster, p));
+    const withoutEndpoint = (cluster.store.list(R.pods).items as Pod[]).filter(
+      (p) => !p.spec.hostNetwork && !endpoint(cluster, p),
+    );
     expect(withoutEndpoint).toEqual([]);
     // A generous bound: the point is that it stays seconds, not minutes.
     expect(seconds).toBeLessThan(20);

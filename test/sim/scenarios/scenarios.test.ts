@@ -10,8 +10,8 @@ import {
   endpoint,
   isReady,
   names,
-  pods,
   podNames,
+  pods,
   unmanaged,
 } from './helpers.ts';
 
@@ -37,7 +37,9 @@ describe('healthy', () => {
   it('gives every Running non-hostNetwork pod a CEP, and every pod is Ready', () => {
     expect(unmanaged(cluster)).toEqual([]);
     expect(pods(cluster).filter((pod) => !isReady(pod))).toEqual([]);
-    expect(cluster.store.count(R.ciliumendpoints)).toBe(pods(cluster).filter((p) => !p.spec.hostNetwork).length);
+    expect(cluster.store.count(R.ciliumendpoints)).toBe(
+      pods(cluster).filter((p) => !p.spec.hostNetwork).length,
+    );
   });
 
   it('has every agent with its hooks on the host root, the host mark rule, clean health and no drops', () => {
@@ -123,7 +125,10 @@ describe('unmanaged-pods', () => {
     expect(planned.awsNode.length).toBe(cluster.store.count(R.nodes));
     for (const ref of planned.awsNode) {
       const pod = get(ref);
-      expect(pod.metadata.labels).toMatchObject({ 'k8s-app': 'aws-node', 'app.kubernetes.io/name': 'aws-node' });
+      expect(pod.metadata.labels).toMatchObject({
+        'k8s-app': 'aws-node',
+        'app.kubernetes.io/name': 'aws-node',
+      });
       expect(pod.spec.hostNetwork).toBe(true);
     }
     const hostNetworkNames = new Set(planned.hostNetwork.map((ref) => ref.name));
@@ -135,13 +140,24 @@ describe('unmanaged-pods', () => {
   it('blocks the budgeted pod: Ready, and its PodDisruptionBudget allows no disruption', () => {
     const [ref] = planned.blockedByBudget;
     expect(isReady(get(ref as PodRef))).toBe(true);
-    const pdb = cluster.store.get<KubeObject>(R.poddisruptionbudgets, planned.budget.namespace, planned.budget.name);
-    expect(pdb?.status).toMatchObject({ currentHealthy: 2, desiredHealthy: 2, expectedPods: 2, disruptionsAllowed: 0 });
+    const pdb = cluster.store.get<KubeObject>(
+      R.poddisruptionbudgets,
+      planned.budget.namespace,
+      planned.budget.name,
+    );
+    expect(pdb?.status).toMatchObject({
+      currentHealthy: 2,
+      desiredHealthy: 2,
+      expectedPods: 2,
+      disruptionsAllowed: 0,
+    });
   });
 
   it('has a young pod inside the grace period, and a mirror pod owned by its Node', () => {
     const young = get(planned.young[0] as PodRef);
-    expect(Date.parse(clock().toISOString()) - Date.parse(young.metadata.creationTimestamp as string)).toBeLessThan(30_000);
+    expect(
+      Date.parse(clock().toISOString()) - Date.parse(young.metadata.creationTimestamp as string),
+    ).toBeLessThan(30_000);
     const mirror = get(planned.mirror[0] as PodRef);
     expect(mirror.metadata.annotations?.['kubernetes.io/config.mirror']).toMatch(/^[0-9a-f]{32}$/);
     expect(mirror.metadata.ownerReferences?.[0]).toMatchObject({ kind: 'Node', name: mirror.spec.nodeName });
@@ -152,7 +168,9 @@ describe('unmanaged-pods', () => {
     const config = ciliumConfig(cluster);
     expect(config['unmanaged-pod-watcher-interval']).toBe('15');
     expect(config['pod-restart-selector']).toBe('k8s-app=kube-dns');
-    const coredns = pods(cluster, 'kube-system').filter((pod) => pod.metadata.labels?.['k8s-app'] === 'kube-dns');
+    const coredns = pods(cluster, 'kube-system').filter(
+      (pod) => pod.metadata.labels?.['k8s-app'] === 'kube-dns',
+    );
     expect(coredns.length).toBe(2);
     for (const pod of coredns) expect(endpoint(cluster, pod)).toBeDefined();
   });
@@ -175,7 +193,11 @@ describe('cgroup-private-ns', () => {
   it('breaks every agent: private namespace, own container cgroup as its mount, socket LB on', () => {
     expect(plan.cgroup?.brokenNodes).toHaveLength(cluster.agents.size);
     for (const agent of cluster.agents.values()) {
-      expect(agent.cgroup).toMatchObject({ mountIsHostRoot: false, privateNamespace: true, root: '/run/cilium/cgroupv2' });
+      expect(agent.cgroup).toMatchObject({
+        mountIsHostRoot: false,
+        privateNamespace: true,
+        root: '/run/cilium/cgroupv2',
+      });
       expect(agent.socketLB).toBe(true);
       expect(agent.logs.some((line) => line.includes('Failed to mount cgroupv2'))).toBe(true);
       expect(agent.logs.some((line) => line.includes('Mounted cgroupv2 filesystem'))).toBe(false);
@@ -224,7 +246,12 @@ describe('host-identity-world', () => {
     const policy = cluster.store.get<KubeObject>(R.networkpolicies, planned.namespace, planned.networkPolicy);
     expect(policy?.spec).toMatchObject({
       policyTypes: ['Ingress'],
-      ingress: [{ from: [{ namespaceSelector: expect.any(Object) }], ports: [{ protocol: 'TCP', port: planned.port }] }],
+      ingress: [
+        {
+          from: [{ namespaceSelector: expect.any(Object) }],
+          ports: [{ protocol: 'TCP', port: planned.port }],
+        },
+      ],
     });
   });
 
@@ -248,7 +275,7 @@ describe('host-identity-world', () => {
     }
   });
 
-  it("records world→pod Policy denied drops from the node IP in every ready agent", () => {
+  it('records world→pod Policy denied drops from the node IP in every ready agent', () => {
     expect(planned.nodesWithDrops.length).toBe(cluster.agents.size);
     for (const ref of planned.failingPods) {
       const pod = cluster.store.get<Pod>(R.pods, ref.namespace, ref.name) as Pod;
@@ -310,7 +337,10 @@ describe('vxlan-blocked', () => {
     const results = [...cluster.agents.values()].flatMap((agent) => Object.values(agent.health.peers));
     expect(results.length).toBeGreaterThan(0);
     for (const result of results) {
-      expect(result).toEqual({ host: { icmp: 'Connection timed out', http: '' }, endpoint: { icmp: '', http: '' } });
+      expect(result).toEqual({
+        host: { icmp: 'Connection timed out', http: '' },
+        endpoint: { icmp: '', http: '' },
+      });
     }
   });
 
@@ -321,7 +351,9 @@ describe('vxlan-blocked', () => {
   });
 
   it('refuses native routing, which has no tunnel to block', () => {
-    expect(() => build(['vxlan-blocked'], { routingMode: 'native' })).toThrow(/vxlan-blocked needs routingMode "tunnel"/);
+    expect(() => build(['vxlan-blocked'], { routingMode: 'native' })).toThrow(
+      /vxlan-blocked needs routingMode "tunnel"/,
+    );
   });
 });
 
@@ -341,18 +373,34 @@ describe('all', () => {
     const cgroup = plan.cgroup;
     if (!planned || !cgroup) throw new Error('no plan');
     // Unmanaged pods are exactly the planted ones, none from the probe-failure namespace.
-    const intended = [...planned.evictable, ...planned.blockedByBudget, ...planned.onNotReadyAgent, ...planned.young, ...planned.mirror];
+    const intended = [
+      ...planned.evictable,
+      ...planned.blockedByBudget,
+      ...planned.onNotReadyAgent,
+      ...planned.young,
+      ...planned.mirror,
+    ];
     expect(podNames(unmanaged(cluster))).toEqual(names(intended));
     expect(intended.some((ref) => ref.namespace === plan.hostIdentity?.namespace)).toBe(false);
     // Only the probe-failure pods and the not-ready agent are unready.
     const unready = pods(cluster).filter((pod) => !isReady(pod));
-    const agentOnNotReady = agentPods(cluster).filter((pod) => planned.notReadyAgentNodes.includes(pod.spec.nodeName as string));
-    expect(podNames(unready)).toEqual(podNames([...agentOnNotReady, ...(plan.hostIdentity?.failingPods ?? []).map((ref) => cluster.store.get<Pod>(R.pods, ref.namespace, ref.name) as Pod)]));
+    const agentOnNotReady = agentPods(cluster).filter((pod) =>
+      planned.notReadyAgentNodes.includes(pod.spec.nodeName as string),
+    );
+    expect(podNames(unready)).toEqual(
+      podNames([
+        ...agentOnNotReady,
+        ...(plan.hostIdentity?.failingPods ?? []).map(
+          (ref) => cluster.store.get<Pod>(R.pods, ref.namespace, ref.name) as Pod,
+        ),
+      ]),
+    );
     // The cgroup fault is on some agents only, and not on the node whose agent is not ready.
     expect(cgroup.healthyNodes.length).toBeGreaterThan(0);
     for (const node of planned.notReadyAgentNodes) expect(cgroup.brokenNodes).not.toContain(node);
     // Probe-failure pods only on nodes with a ready agent.
-    for (const ref of plan.hostIdentity?.failingPods ?? []) expect(planned.notReadyAgentNodes).not.toContain(ref.node);
+    for (const ref of plan.hostIdentity?.failingPods ?? [])
+      expect(planned.notReadyAgentNodes).not.toContain(ref.node);
   });
 });
 
@@ -383,7 +431,13 @@ describe('composition and names', () => {
 
   it('is deterministic for a seed and a clock, and differs with the seed', () => {
     const snapshot = (seed: number) =>
-      JSON.stringify(pods(build(['all'], { seed }).cluster).map((pod) => [pod.metadata.name, pod.metadata.uid, pod.status?.podIP]));
+      JSON.stringify(
+        pods(build(['all'], { seed }).cluster).map((pod) => [
+          pod.metadata.name,
+          pod.metadata.uid,
+          pod.status?.podIP,
+        ]),
+      );
     expect(snapshot(7)).toBe(snapshot(7));
     expect(snapshot(7)).not.toBe(snapshot(8));
   });

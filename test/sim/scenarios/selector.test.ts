@@ -25,7 +25,10 @@ describe('selectorMatches', () => {
   });
 
   it('ANDs matchLabels and every expression', () => {
-    const selector = { matchLabels: { app: 'web' }, matchExpressions: [{ key: 'tier', operator: 'In' as const, values: ['back'] }] };
+    const selector = {
+      matchLabels: { app: 'web' },
+      matchExpressions: [{ key: 'tier', operator: 'In' as const, values: ['back'] }],
+    };
     expect(selectorMatches(selector, labels)).toBe(false);
   });
 
@@ -33,7 +36,11 @@ describe('selectorMatches', () => {
     expect(selectorMatches(undefined, labels)).toBe(false);
     expect(selectorMatches(null, labels)).toBe(false);
     expect(selectorMatches({}, labels)).toBe(true);
-    expect(selectorMatches({ matchExpressions: [{ key: 'app', operator: 'In', values: [] }] }, labels)).toBe(false);
-    expect(selectorMatches({ matchExpressions: [{ key: 'app', operator: 'Exists', values: ['web'] }] }, labels)).toBe(false);
+    expect(selectorMatches({ matchExpressions: [{ key: 'app', operator: 'In', values: [] }] }, labels)).toBe(
+      false,
+    );
+    expect(
+      selectorMatches({ matchExpressions: [{ key: 'app', operator: 'Exists', values: ['web'] }] }, labels),
+    ).toBe(false);
   });
 });

@@ -1,0 +1,159 @@
+import { z } from 'zod';
+
+/**
+ * Packet drops as the agent reports them, from either of two tools, one event per line:
+ * - `cilium-dbg monitor --type drop` (pkg/monitor/datapath_drop.go DumpInfo):
+ *   `xx drop (Policy denied) flow 0x1f2e to endpoint 1234, ifindex 7, file bpf_lxc.c:2118, ,
+ *   identity world->12345: 10.0.1.5:43210 -> 10.0.2.7:8080 tcp SYN` (`-n` prints `2->12345`);
+ * - `hubble observe -o json`: `{"flow": {"verdict": "DROPPED", "drop_reason_desc": "POLICY_DENIED",
+ *   "source": {"identity": 2}, "IP": {...}, "l4": {...}}}` (older Hubble: the flow at top level).
+ */
+export interface Drop {
+  /** `Policy denied` (monitor) or `POLICY_DENIED` (Hubble). */
+  reason: string;
+  policyDenied: boolean;
+  /** Numeric security identities; undefined for a reserved name this parser does not know. */
+  sourceIdentity: number | undefined;
+  destinationIdentity: number | undefined;
+  source?: Address;
+  destination?: Address;
+  /** The rest, e.g. `tcp SYN`. */
+  summary: string;
+}
+
+export interface Address {
+  ip: string;
+  port?: number;
+}
+
+/** NumericIdentity.String() names of the reserved identities (pkg/identity). */
+const RESERVED_IDENTITIES: Record<string, number> = {
+  unknown: 0,
+  host: 1,
+  world: 2,
+  unmanaged: 3,
+  health: 4,
+  init: 5,
+  'remote-node': 6,
+  'kube-apiserver': 7,
+  ingress: 8,
+  'world-ipv4': 9,
+  'world-ipv6': 10,
+};
+
+/** `world`, and its per-family forms on dual-stack clusters. */
+export function isWorldIdentity(identity: number | undefined): boolean {
+  return identity === 2 || identity === 9 || identity === 10;
+}
+
+const MONITOR_HEADER = /^(Listening for events on \d+ CPUs|Press Ctrl-C to quit)/;
+const MONITOR_DROP = /^xx drop \((.+)\) flow .*, identity ([\w.-]+)->([\w.-]+): (.*)$/;
+/** `10.0.1.5:43210 -> 10.0.2.7:8080 tcp SYN`, `[fd00::1]:80 -> [fd00::2]:8080 tcp SYN`, or ICMP without ports. */
+const CONNECTION = /^(\[[^\]]+\]:\d+|[^\s:]+:\d+|\S+) -> (\[[^\]]+\]:\d+|[^\s:]+:\d+|\S+)\s*(.*)$/;
+
+function identityOf(text: string): number | undefined {
+  return /^\d+$/.test(text) ? Number(text) : RESERVED_IDENTITIES[text];
+}
+
+function addressOf(text: string): Address {
+  const withPort = /^\[?([^\]]+?)\]?:(\d+)$/.exec(text);
+  if (withPort && (text.startsWith('[') || !text.slice(0, text.lastIndexOf(':')).includes(':'))) {
+    return { ip: withPort[1] as string, port: Number(withPort[2]) };
+  }
+  return { ip: text };
+}
+
+function parseMonitorDrop(line: string): Drop | undefined {
+  const match = MONITOR_DROP.exec(line);
+  if (!match) return undefined;
+  const [, reason = '', source = '', destination = '', connection = ''] = match;
+  const drop: Drop = {
+    reason,
+    policyDenied: reason === 'Policy denied',
+    sourceIdentity: identityOf(source),
+    destinationIdentity: identityOf(destination),
+    summary: connection,
+  };
+  const parts = CONNECTION.exec(connection);
+  if (parts) {
+    drop.source = addressOf(parts[1] as string);
+    drop.destination = addressOf(parts[2] as string);
+    drop.summary = parts[3] as string;
+  }
+  return drop;
+}
+
+const endpoint = z.object({ identity: z.number().optional() }).optional();
+const ports = z.object({ source_port: z.number().optional(), destination_port: z.number().optional() });
+const hubbleFlow = z.object({
+  verdict: z.string(),
+  drop_reason_desc: z.string().optional(),
+  source: endpoint,
+  destination: endpoint,
+  IP: z.object({ source: z.string(), destination: z.string() }).optional(),
+  l4: z.object({ TCP: ports.optional(), UDP: ports.optional(), SCTP: ports.optional() }).optional(),
+  Summary: z.string().optional(),
+});
+const hubbleLine = z.union([z.object({ flow: hubbleFlow }), hubbleFlow.transform((flow) => ({ flow }))]);
+
+function withPort(ip: string | undefined, port: number | undefined): Address | undefined {
+  if (ip === undefined) return undefined;
+  return port === undefined ? { ip } : { ip, port };
+}
+
+/** One Hubble JSON line; undefined for flows that were not dropped. */
+function parseHubbleFlow(line: string): Drop | undefined {
+  let json: unknown;
+  try {
+    json = JSON.parse(line);
+  } catch {
+    throw new Error('not JSON');
+  }
+  const parsed = hubbleLine.safeParse(json);
+  if (!parsed.success) throw new Error('not a Hubble flow');
+  const { flow } = parsed.data;
+  if (flow.verdict !== 'DROPPED') return undefined;
+  const reason = flow.drop_reason_desc ?? 'UNKNOWN';
+  const l4 = flow.l4?.TCP ?? flow.l4?.UDP ?? flow.l4?.SCTP;
+  const drop: Drop = {
+    reason,
+    policyDenied: reason === 'POLICY_DENIED',
+    // protojson leaves zero values out: a missing identity is 0 (unknown).
+    sourceIdentity: flow.source?.identity ?? 0,
+    destinationIdentity: flow.destination?.identity ?? 0,
+    summary: flow.Summary ?? '',
+  };
+  const source = withPort(flow.IP?.source, l4?.source_port);
+  const destination = withPort(flow.IP?.destination, l4?.destination_port);
+  if (source) drop.source = source;
+  if (destination) drop.destination = destination;
+  return drop;
+}
+
+/**
+ * Parses monitor drop lines and Hubble JSON lines; the monitor's banner and blank lines are
+ * skipped. Anything else throws, naming the line: an agent that answered with an error must not
+ * read as an agent that saw no drops.
+ */
+export function parseDrops(output: string): Drop[] {
+  const drops: Drop[] = [];
+  output.split('\n').forEach((raw, index) => {
+    const line = raw.trim();
+    if (line === '' || MONITOR_HEADER.test(line)) return;
+    const fail = (detail: string) =>
+      new Error(`unexpected drop monitor output at line ${index + 1} (${JSON.stringify(line.slice(0, 120))}): ${detail}`);
+    let drop: Drop | undefined;
+    if (line.startsWith('{')) {
+      try {
+        drop = parseHubbleFlow(line);
+      } catch (error) {
+        throw fail((error as Error).message);
+      }
+    } else {
+      drop = parseMonitorDrop(line);
+      if (!drop) throw fail('not a drop event');
+    }
+    if (drop) drops.push(drop);
+  });
+  return drops;
+}

@@ -1,0 +1,64 @@
+import type { KubeObject } from '../../src/cluster/types.ts';
+
+/** The annotation the kubelet puts on a static pod's mirror in the API. */
+const MIRROR_ANNOTATION = 'kubernetes.io/config.mirror';
+
+export interface PodOwner {
+  kind: string;
+  name: string;
+  uid: string;
+}
+
+/** What this runbook needs of a pod; the rest of a 150,000-pod list is dropped as pages arrive. */
+export interface PodFacts {
+  namespace: string;
+  name: string;
+  uid: string;
+  node: string;
+  labels: Record<string, string>;
+  /** status.startTime (creationTimestamp before the kubelet reports one), ISO text. */
+  startedAt?: string;
+  hostNetwork: boolean;
+  /** Being deleted already: it will not need a restart. */
+  terminating: boolean;
+  /** A static pod's mirror: the kubelet, not the API, owns it. */
+  mirror: boolean;
+  /** The controller that recreates it when it goes. */
+  owner?: PodOwner;
+}
+
+interface PodShape {
+  spec?: { nodeName?: string; hostNetwork?: boolean };
+  status?: { startTime?: string };
+}
+
+export function podFacts(object: KubeObject): PodFacts {
+  const { metadata } = object;
+  const { spec, status } = object as PodShape;
+  const owners = metadata.ownerReferences ?? [];
+  const controller = owners.find((ref) => ref.controller) ?? owners[0];
+  const startedAt = status?.startTime ?? metadata.creationTimestamp;
+  return {
+    namespace: metadata.namespace ?? '',
+    name: metadata.name,
+    uid: metadata.uid,
+    node: spec?.nodeName ?? '',
+    labels: metadata.labels ?? {},
+    ...(startedAt ? { startedAt } : {}),
+    hostNetwork: spec?.hostNetwork === true,
+    terminating: 'deletionTimestamp' in metadata && metadata.deletionTimestamp !== undefined,
+    mirror: metadata.annotations?.[MIRROR_ANNOTATION] !== undefined || controller?.kind === 'Node',
+    ...(controller ? { owner: { kind: controller.kind, name: controller.name, uid: controller.uid } } : {}),
+  };
+}
+
+export function podKey(pod: { namespace: string; name: string }): string {
+  return `${pod.namespace}/${pod.name}`;
+}
+
+/** Seconds since the pod started, or undefined when it has not reported a start. */
+export function ageSeconds(pod: PodFacts, now: Date): number | undefined {
+  if (!pod.startedAt) return undefined;
+  const started = Date.parse(pod.startedAt);
+  return Number.isNaN(started) ? undefined : Math.floor((now.getTime() - started) / 1000);
+}

@@ -1,0 +1,94 @@
+import { AGENT_CONTAINER, AGENT_SELECTOR, agentCandidate, agentsPerNode } from './agent-pods.ts';
+import { EXIT_NOT_FOUND } from './exec-status.ts';
+import { fanOut } from './fan-out.ts';
+import {
+  type AgentPod,
+  type AgentResult,
+  type CiliumFacade,
+  type ExecOptions,
+  type ExecResult,
+  type FanOutOptions,
+  type KubeFacade,
+  RESOURCES,
+} from './types.ts';
+
+export const DEFAULT_CILIUM_NAMESPACE = 'kube-system';
+const CONFIG_MAP = 'cilium-config';
+
+type CommandResult = ExecResult & { command: string[] };
+
+/** Caches a promise until it rejects, so a failed read is tried again on the next call. */
+function cachedUntilFailure<T>(load: () => Promise<T>): () => Promise<T> {
+  let cached: Promise<T> | undefined;
+  return () => {
+    cached ??= load().catch((error: unknown) => {
+      cached = undefined;
+      throw error;
+    });
+    return cached;
+  };
+}
+
+/**
+ * The Cilium agents of one cluster, reached through the Kube facade: the agent pods and config
+ * (read once per access), commands in the cilium-agent container with fallbacks across the image
+ * variants of docs/domain.md, and a bounded fan-out over all agents.
+ */
+export class KubeCiliumFacade implements CiliumFacade {
+  readonly agents: () => Promise<AgentPod[]>;
+  readonly config: () => Promise<Record<string, string>>;
+
+  constructor(
+    private readonly kube: KubeFacade,
+    readonly namespace: string = DEFAULT_CILIUM_NAMESPACE,
+  ) {
+    this.agents = cachedUntilFailure(async () =>
+      agentsPerNode(
+        await kube.list(RESOURCES.pods, { namespace, labelSelector: AGENT_SELECTOR, project: agentCandidate }),
+      ),
+    );
+    this.config = cachedUntilFailure(async () => {
+      const configMap = await kube.get(RESOURCES.configmaps, namespace, CONFIG_MAP);
+      return (configMap.data ?? {}) as Record<string, string>;
+    });
+  }
+
+  exec(agent: AgentPod, command: string[], options?: ExecOptions): Promise<ExecResult> {
+    return this.kube.exec(agent.namespace, agent.name, AGENT_CONTAINER, command, options);
+  }
+
+  async execFirst(agent: AgentPod, alternatives: string[][], options?: ExecOptions): Promise<CommandResult> {
+    for (const [index, command] of alternatives.entries()) {
+      const result = { ...(await this.exec(agent, command, options)), command };
+      const last = index === alternatives.length - 1;
+      if (result.exitCode !== EXIT_NOT_FOUND || last) return result;
+    }
+    throw new Error('execFirst needs at least one command');
+  }
+
+  /** Releases before 1.15 ship only `cilium`; newer ones `cilium-dbg` (and maybe a `cilium` link). */
+  dbg(agent: AgentPod, args: string[], options?: ExecOptions): Promise<CommandResult> {
+    return this.execFirst(agent, [['cilium-dbg', ...args], ['cilium', ...args]], options);
+  }
+
+  /**
+   * The `iptables-save` wrapper picks the backend kubelet uses (as kubernetes-sigs/iptables-wrappers
+   * does); images without it still have the backend-specific tools.
+   */
+  iptablesSave(agent: AgentPod, table: string, options?: ExecOptions): Promise<CommandResult> {
+    const args = ['-t', table];
+    return this.execFirst(
+      agent,
+      [
+        ['iptables-save', ...args],
+        ['iptables-nft-save', ...args],
+        ['iptables-legacy-save', ...args],
+      ],
+      options,
+    );
+  }
+
+  async forEachAgent<T>(work: (agent: AgentPod) => Promise<T>, options?: FanOutOptions): Promise<AgentResult<T>[]> {
+    return fanOut(await this.agents(), work, options);
+  }
+}

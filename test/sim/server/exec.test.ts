@@ -1,0 +1,48 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AGENT_CONTAINER, AGENT_LABEL, CILIUM_NAMESPACE, R } from '../../../sim/cluster.ts';
+import { type Sim, startSim } from '../../../sim/index.ts';
+import { execIn } from '../harness.ts';
+
+/** Exec through the whole API server (auth, pod lookup, WebSocket) with client-node's Exec. */
+describe('exec through the simulated API server', () => {
+  let sim: Sim;
+  let agent: string;
+
+  beforeAll(async () => {
+    sim = await startSim({ scenarios: ['healthy'], controllers: false });
+    agent = sim.cluster.store.list(R.pods, {
+      namespace: CILIUM_NAMESPACE,
+      filter: (pod) => pod.metadata.labels?.['k8s-app'] === AGENT_LABEL['k8s-app'],
+      limit: 1,
+    }).items[0]?.metadata.name as string;
+  });
+  afterAll(() => sim.close());
+
+  it('returns stdout and a Success status', async () => {
+    const result = await execIn(sim, CILIUM_NAMESPACE, agent, AGENT_CONTAINER, ['cilium-dbg', 'status', '-o', 'json']);
+    expect(result.status.status).toBe('Success');
+    expect(JSON.parse(result.stdout)).toHaveProperty('kube-proxy-replacement');
+  });
+
+  it('returns stderr and the exit code of a failing command', async () => {
+    const result = await execIn(sim, CILIUM_NAMESPACE, agent, AGENT_CONTAINER, ['cilium-dbg', 'bogus']);
+    expect(result.stderr).toContain('unknown command "bogus"');
+    expect(result.status).toMatchObject({ status: 'Failure', reason: 'NonZeroExitCode' });
+    expect(result.status.details?.causes).toEqual([{ reason: 'ExitCode', message: '1' }]);
+  });
+
+  it('fails an unknown binary the way the container runtime does', async () => {
+    const result = await execIn(sim, CILIUM_NAMESPACE, agent, AGENT_CONTAINER, ['no-such-tool']);
+    expect(result.status.status).toBe('Failure');
+    expect(result.status.message).toContain('executable file not found in $PATH');
+  });
+
+  it('refuses exec to a token without pods/exec, with the RBAC message', async () => {
+    const reader = sim.issueToken('reader', [{ verbs: ['get', 'list'], resources: ['pods'] }]);
+    await expect(execIn(sim, CILIUM_NAMESPACE, agent, AGENT_CONTAINER, ['true'], reader.token)).rejects.toThrow(/403/);
+  });
+
+  it('rejects a container the pod does not have', async () => {
+    await expect(execIn(sim, CILIUM_NAMESPACE, agent, 'nope', ['true'])).rejects.toThrow(/400/);
+  });
+});
