@@ -56,11 +56,8 @@ function identityOf(text: string): number | undefined {
 }
 
 function addressOf(text: string): Address {
-  const withPort = /^\[?([^\]]+?)\]?:(\d+)$/.exec(text);
-  if (withPort && (text.startsWith('[') || !text.slice(0, text.lastIndexOf(':')).includes(':'))) {
-    return { ip: withPort[1] as string, port: Number(withPort[2]) };
-  }
-  return { ip: text };
+  const match = /^\[([^\]]+)\]:(\d+)$/.exec(text) ?? /^([^:]+):(\d+)$/.exec(text);
+  return match ? { ip: match[1] as string, port: Number(match[2]) } : { ip: text };
 }
 
 function parseMonitorDrop(line: string): Drop | undefined {
@@ -95,13 +92,15 @@ const hubbleFlow = z.object({
   Summary: z.string().optional(),
 });
 const hubbleLine = z.union([z.object({ flow: hubbleFlow }), hubbleFlow.transform((flow) => ({ flow }))]);
+/** What `hubble observe -o json` prints besides flows. */
+const hubbleNotice = z.union([z.object({ lost_events: z.object({}) }), z.object({ node_status: z.object({}) })]);
 
 function withPort(ip: string | undefined, port: number | undefined): Address | undefined {
   if (ip === undefined) return undefined;
   return port === undefined ? { ip } : { ip, port };
 }
 
-/** One Hubble JSON line; undefined for flows that were not dropped. */
+/** One Hubble JSON line; undefined for flows that were not dropped and for notices. */
 function parseHubbleFlow(line: string): Drop | undefined {
   let json: unknown;
   try {
@@ -110,7 +109,10 @@ function parseHubbleFlow(line: string): Drop | undefined {
     throw new Error('not JSON');
   }
   const parsed = hubbleLine.safeParse(json);
-  if (!parsed.success) throw new Error('not a Hubble flow');
+  if (!parsed.success) {
+    if (hubbleNotice.safeParse(json).success) return undefined;
+    throw new Error('not a Hubble flow');
+  }
   const { flow } = parsed.data;
   if (flow.verdict !== 'DROPPED') return undefined;
   const reason = flow.drop_reason_desc ?? 'UNKNOWN';

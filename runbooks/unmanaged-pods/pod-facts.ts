@@ -1,4 +1,4 @@
-import type { KubeObject } from '../../src/cluster/types.ts';
+import type { KubeObject, Metadata } from '../../src/cluster/types.ts';
 
 /** The annotation the kubelet puts on a static pod's mirror in the API. */
 const MIRROR_ANNOTATION = 'kubernetes.io/config.mirror';
@@ -28,13 +28,13 @@ export interface PodFacts {
 }
 
 interface PodShape {
+  metadata: Metadata & { deletionTimestamp?: string };
   spec?: { nodeName?: string; hostNetwork?: boolean };
   status?: { startTime?: string };
 }
 
 export function podFacts(object: KubeObject): PodFacts {
-  const { metadata } = object;
-  const { spec, status } = object as PodShape;
+  const { metadata, spec, status } = object as PodShape;
   const owners = metadata.ownerReferences ?? [];
   const controller = owners.find((ref) => ref.controller) ?? owners[0];
   const startedAt = status?.startTime ?? metadata.creationTimestamp;
@@ -46,7 +46,7 @@ export function podFacts(object: KubeObject): PodFacts {
     labels: metadata.labels ?? {},
     ...(startedAt ? { startedAt } : {}),
     hostNetwork: spec?.hostNetwork === true,
-    terminating: 'deletionTimestamp' in metadata && metadata.deletionTimestamp !== undefined,
+    terminating: metadata.deletionTimestamp !== undefined,
     mirror: metadata.annotations?.[MIRROR_ANNOTATION] !== undefined || controller?.kind === 'Node',
     ...(controller ? { owner: { kind: controller.kind, name: controller.name, uid: controller.uid } } : {}),
   };

@@ -111,7 +111,7 @@ export const unmanagedPods: Scenario = {
       evictable: [...on(checkout, late), ...on(logShipper, late), ...on(otelAgent, later)],
       blockedByBudget: on(ledger, later),
       onNotReadyAgent: [...onNotReady(logShipper), ...onNotReady(otelAgent)],
-      young: on(recommendations, late),
+      young: [],
       mirror: [podRef(mirror)],
       hostNetwork: refs(hostNetwork),
       awsNode: refs(hostNetwork.filter((pod) => pod.metadata.labels?.['k8s-app'] === 'aws-node')),

@@ -180,7 +180,9 @@ describe('the disruption controller', () => {
   it('follows a pod going and its replacement turning Ready', async () => {
     const { cluster, plan } = buildScenario(['unmanaged-pods'], { now: clock });
     stop = startControllers(cluster, { cepDelayMs: 5, readyDelayMs: 300 });
-    const { namespace, name } = plan.unmanagedPods?.budget as { namespace: string; name: string };
+    const budget = plan.unmanagedPods?.budget;
+    if (!budget) throw new Error('no budget planted');
+    const { namespace, name } = budget;
     expect(status(cluster, namespace, name)).toMatchObject({ currentHealthy: 2, disruptionsAllowed: 0 });
     const victim = pods(cluster, namespace)[0] as Pod;
     cluster.store.delete(R.pods, namespace, victim.metadata.name);

@@ -109,8 +109,8 @@ describe('unmanaged-pods', () => {
     expect(planned.notReadyAgentNodes).toHaveLength(1);
     const nodeName = planned.notReadyAgentNodes[0] as string;
     expect(cluster.agents.get(nodeName)?.ready).toBe(false);
-    const node = cluster.store.get<KubeObject>(R.nodes, undefined, nodeName);
-    expect((node?.spec as { taints: unknown[] }).taints).toContainEqual({
+    const node = cluster.store.mustGet<KubeObject>(R.nodes, undefined, nodeName);
+    expect((node.spec as { taints: unknown[] }).taints).toContainEqual({
       key: AGENT_NOT_READY_TAINT,
       value: 'true',
       effect: 'NoExecute',
@@ -205,8 +205,8 @@ describe('cgroup-private-ns', () => {
   });
 
   it("drops the mount-cgroup init container, and each agent's cgroup path names its container", () => {
-    const ds = cluster.store.get<KubeObject>(R.daemonsets, CILIUM_NAMESPACE, 'cilium');
-    const template = (ds?.spec as { template: { spec: Pod['spec'] } }).template.spec;
+    const ds = cluster.store.mustGet<KubeObject>(R.daemonsets, CILIUM_NAMESPACE, 'cilium');
+    const template = (ds.spec as { template: { spec: Pod['spec'] } }).template.spec;
     expect(template.initContainers?.map((c) => c.name)).not.toContain('mount-cgroup');
     for (const pod of agentPods(cluster)) {
       expect(pod.spec.initContainers?.map((c) => c.name)).not.toContain('mount-cgroup');
@@ -310,8 +310,8 @@ describe('vxlan-blocked', () => {
     for (const [node, agent] of cluster.agents) {
       expect(Object.keys(agent.health.peers).sort()).toEqual(nodes.filter((n) => n !== node).sort());
       for (const [peer, result] of Object.entries(agent.health.peers)) {
-        const cn = cluster.store.get<KubeObject>(R.ciliumnodes, undefined, peer);
-        const healthIp = (cn?.spec as { health: { ipv4: string } }).health.ipv4;
+        const cn = cluster.store.mustGet<KubeObject>(R.ciliumnodes, undefined, peer);
+        const healthIp = (cn.spec as { health: { ipv4: string } }).health.ipv4;
         expect(result.host).toEqual({ icmp: '', http: '' });
         expect(result.endpoint.icmp).toBe('Connection timed out');
         expect(result.endpoint.http).toBe(

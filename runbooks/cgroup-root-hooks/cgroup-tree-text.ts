@@ -1,0 +1,47 @@
+import type { CgroupEntry, CgroupProgram } from './cgroup-tree.ts';
+
+const PATH_HEADER = 'CgroupPath';
+const COLUMN_HEADER = /^ID\s+AttachType\s+AttachFlags\s+Name\s*$/;
+/** show_bpf_prog: `%-8u %-15s %-15s %-15s`, indented four spaces below the walk root. */
+const PROGRAM_LINE = /^(?: {4})?(\d+) +(\S.*)$/;
+const ATTACH_FLAGS = new Set(['multi', 'override', 'unknown']);
+const IDENTIFIER = /^\w+$/;
+
+function fail(lineNumber: number, line: string, why: string): never {
+  throw new Error(`bpftool cgroup tree, line ${lineNumber}: ${why}: "${line.trim()}"`);
+}
+
+/**
+ * The columns after the id. Columns are padded, not fixed: long libbpf names push the rest
+ * right, flags and name may be empty, and a type without a name prints as two words (`type 29`).
+ */
+function programOf(id: number, columns: string[], lineNumber: number, line: string): CgroupProgram {
+  const numericType = columns[0] === 'type' && /^\d+$/.test(columns[1] ?? '');
+  const attachType = numericType ? `type ${columns[1]}` : (columns[0] as string);
+  if (!numericType && !IDENTIFIER.test(attachType)) fail(lineNumber, line, 'not an attach type');
+  let next = numericType ? 2 : 1;
+  const attachFlags = ATTACH_FLAGS.has(columns[next] ?? '') ? (columns[next++] as string) : '';
+  return { id, attachType, attachFlags, name: columns[next] ?? '' };
+}
+
+/** The text form: header lines, then each cgroup path on its own line followed by its programs. */
+export function parseTreeText(output: string): CgroupEntry[] {
+  const cgroups: CgroupEntry[] = [];
+  for (const [index, raw] of output.split('\n').entries()) {
+    const line = raw.trimEnd();
+    const lineNumber = index + 1;
+    if (line === '' || line === PATH_HEADER || COLUMN_HEADER.test(line)) continue;
+    if (line.startsWith('/')) {
+      cgroups.push({ path: line, programs: [] });
+      continue;
+    }
+    const program = PROGRAM_LINE.exec(line);
+    if (!program) fail(lineNumber, line, 'neither a cgroup path nor a program');
+    const current = cgroups.at(-1);
+    if (!current) fail(lineNumber, line, 'program before any cgroup path');
+    current.programs.push(programOf(Number(program[1]), (program[2] as string).split(/\s+/), lineNumber, line));
+  }
+  const empty = cgroups.find((cgroup) => cgroup.programs.length === 0);
+  if (empty) throw new Error(`bpftool cgroup tree lists ${empty.path} without programs (truncated output?)`);
+  return cgroups;
+}

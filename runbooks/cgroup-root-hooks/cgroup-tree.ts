@@ -1,0 +1,59 @@
+import { parseTreeJson } from './cgroup-tree-json.ts';
+import { parseTreeText } from './cgroup-tree-text.ts';
+import { isCiliumSocketProgram, type SocketLbHook, socketLbHookOf } from './socket-hooks.ts';
+
+/** One program attached to a cgroup, as bpftool listed it. */
+export interface CgroupProgram {
+  id: number;
+  /** As printed: `connect4`, `cgroup_inet4_connect`, or `type 29` for a type bpftool has no name for. */
+  attachType: string;
+  /** `multi`, `override`, or empty. */
+  attachFlags: string;
+  /** Possibly cut to 15 characters by older bpftool; empty for unnamed programs. */
+  name: string;
+}
+
+export interface CgroupEntry {
+  /** The walk path: the root as passed to bpftool, then its sub-cgroups below it. */
+  path: string;
+  programs: CgroupProgram[];
+}
+
+/** Where one of Cilium's socket-LB programs sits. */
+export interface SocketHookPlacement {
+  hook: SocketLbHook;
+  cgroup: string;
+  programId: number;
+  name: string;
+}
+
+export interface CgroupTree {
+  /** Cgroups that have programs attached, in walk order (bpftool lists no others). */
+  cgroups: CgroupEntry[];
+  /** Cilium's socket-LB programs among them, hooks in one spelling. */
+  socketHooks: SocketHookPlacement[];
+}
+
+function socketHooksOf(cgroups: readonly CgroupEntry[]): SocketHookPlacement[] {
+  return cgroups.flatMap((cgroup) =>
+    cgroup.programs.flatMap((program) => {
+      const hook = socketLbHookOf(program.attachType);
+      if (!hook || !isCiliumSocketProgram(program.name)) return [];
+      return [{ hook, cgroup: cgroup.path, programId: program.id, name: program.name }];
+    }),
+  );
+}
+
+/**
+ * Parses `bpftool cgroup tree [ROOT]` in any of its forms: text (header, then each cgroup path
+ * followed by its programs, sub-cgroups' programs indented four spaces) or JSON (`-j`, `-p`),
+ * with old or libbpf attach-type names. Empty, truncated or malformed output throws: a walk the
+ * runbook cannot read must never pass for a healthy one. A header alone (or `[]`) is a walk that
+ * found no programs.
+ */
+export function parseCgroupTree(output: string): CgroupTree {
+  const trimmed = output.trim();
+  if (trimmed === '') throw new Error('bpftool cgroup tree printed nothing');
+  const cgroups = trimmed.startsWith('[') || trimmed.startsWith('{') ? parseTreeJson(trimmed) : parseTreeText(output);
+  return { cgroups, socketHooks: socketHooksOf(cgroups) };
+}
