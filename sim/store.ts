@@ -35,6 +35,8 @@ export interface ListOptions {
   /** Page size; 0 or absent means everything. */
   limit?: number;
   filter?: (object: KubeObject) => boolean;
+  /** From the previous page: lets an unfiltered page report `remaining` in O(page). */
+  tally?: ListTally;
 }
 
 export interface ListPage {
@@ -44,6 +46,13 @@ export interface ListPage {
   nextKey?: string;
   /** Objects left after this page, when no filter was given (as kube-apiserver reports it). */
   remaining?: number;
+  /** What the next page needs to count `remaining` without rescanning: the snapshot's size and how many came before. */
+  tally?: ListTally;
+}
+
+export interface ListTally {
+  total: number;
+  seen: number;
 }
 
 export interface DeleteOptions {
@@ -310,11 +319,15 @@ export class Store extends EventEmitter<{ event: [StoreEvent] }> {
       const object = visibleAt(table.versions.get(key) ?? [], revision);
       if (!object || (options.filter && !options.filter(object))) continue;
       if (items.length === limit) {
+        const counted =
+          options.filter || prefix
+            ? undefined
+            : this.tallyAfter(table, revision, items.length, options.tally);
         return {
           items,
           revision,
           nextKey: lastKey as string,
-          ...(options.filter || prefix ? {} : { remaining: this.countFrom(table, keys, index, revision) }),
+          ...(counted ? { remaining: counted.total - counted.seen, tally: counted } : {}),
         };
       }
       items.push(object);
@@ -323,12 +336,18 @@ export class Store extends EventEmitter<{ event: [StoreEvent] }> {
     return { items, revision };
   }
 
-  private countFrom(table: Table, keys: readonly string[], from: number, revision: number): number {
-    if (revision === this.revisionCounter && from === 0) return table.live;
-    let n = 0;
-    for (let i = from; i < keys.length; i++)
-      if (visibleAt(table.versions.get(keys[i] as string) ?? [], revision)) n++;
-    return n;
+  /**
+   * The snapshot's size is known exactly on the first page (the live count at the current revision)
+   * and carried forward in the continue token, so later pages never rescan the store.
+   */
+  private tallyAfter(
+    table: Table,
+    revision: number,
+    pageSize: number,
+    previous?: ListTally,
+  ): ListTally | undefined {
+    if (previous) return { total: previous.total, seen: previous.seen + pageSize };
+    return revision === this.revisionCounter ? { total: table.live, seen: pageSize } : undefined;
   }
 
   /** The changes to one resource after `revision`, oldest first, rebuilt from the version chains. */

@@ -5,7 +5,13 @@ import type { HandlerContext } from '../context.ts';
 import { decodeContinue, encodeContinue } from '../continue-token.ts';
 import { sendJson, sendList } from '../respond.ts';
 import { parseFieldSelector, parseLabelSelector } from '../selectors.ts';
-import { negotiate, parseIncludeObject, toPartialObjectMetadata, toPartialObjectMetadataList, toTable } from '../tables.ts';
+import {
+  negotiate,
+  parseIncludeObject,
+  toPartialObjectMetadata,
+  toPartialObjectMetadataList,
+  toTable,
+} from '../tables.ts';
 
 /** The label and field selectors of a list or watch, as one predicate. */
 export function selectorFilter(
@@ -69,7 +75,11 @@ export async function handleList(ctx: HandlerContext): Promise<void> {
   const page = store.list(type, {
     ...(namespace ? { namespace } : {}),
     ...(position
-      ? { revision: position.revision, after: position.after }
+      ? {
+          revision: position.revision,
+          after: position.after,
+          ...(position.tally ? { tally: position.tally } : {}),
+        }
       : exactRevision
         ? { revision: exactRevision }
         : {}),
@@ -78,7 +88,15 @@ export async function handleList(ctx: HandlerContext): Promise<void> {
   });
   const listMeta = {
     resourceVersion: String(page.revision),
-    ...(page.nextKey ? { continue: encodeContinue({ revision: page.revision, after: page.nextKey }) } : {}),
+    ...(page.nextKey
+      ? {
+          continue: encodeContinue({
+            revision: page.revision,
+            after: page.nextKey,
+            ...(page.tally ? { tally: page.tally } : {}),
+          }),
+        }
+      : {}),
     ...(page.remaining !== undefined ? { remainingItemCount: page.remaining } : {}),
   };
   const format = negotiate(ctx.req.headers.accept, true);
