@@ -44,7 +44,11 @@ export class KubeCiliumFacade implements CiliumFacade {
   ) {
     this.agents = cachedUntilFailure(async () =>
       agentsPerNode(
-        await kube.list(RESOURCES.pods, { namespace, labelSelector: AGENT_SELECTOR, project: agentCandidate }),
+        await kube.list(RESOURCES.pods, {
+          namespace,
+          labelSelector: AGENT_SELECTOR,
+          project: agentCandidate,
+        }),
       ),
     );
     this.config = cachedUntilFailure(async () => {
@@ -68,7 +72,14 @@ export class KubeCiliumFacade implements CiliumFacade {
 
   /** Releases before 1.15 ship only `cilium`; newer ones `cilium-dbg` (and maybe a `cilium` link). */
   dbg(agent: AgentPod, args: string[], options?: ExecOptions): Promise<CommandResult> {
-    return this.execFirst(agent, [['cilium-dbg', ...args], ['cilium', ...args]], options);
+    return this.execFirst(
+      agent,
+      [
+        ['cilium-dbg', ...args],
+        ['cilium', ...args],
+      ],
+      options,
+    );
   }
 
   /**
@@ -88,7 +99,10 @@ export class KubeCiliumFacade implements CiliumFacade {
     );
   }
 
-  async forEachAgent<T>(work: (agent: AgentPod) => Promise<T>, options?: FanOutOptions): Promise<AgentResult<T>[]> {
+  async forEachAgent<T>(
+    work: (agent: AgentPod) => Promise<T>,
+    options?: FanOutOptions,
+  ): Promise<AgentResult<T>[]> {
     return fanOut(await this.agents(), work, options);
   }
 }

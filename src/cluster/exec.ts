@@ -5,6 +5,7 @@ import { Exec, type KubeConfig } from '@kubernetes/client-node';
 import { WebSocketHandler } from '@kubernetes/client-node/dist/web-socket-handler.js';
 import WebSocket from 'ws';
 import { exitFromStatus } from './exec-status.ts';
+import { decodeBody } from './http.ts';
 import { errorFromResponse } from './status.ts';
 import { type ExecOptions, type ExecResult, KubeError } from './types.ts';
 
@@ -34,15 +35,8 @@ function refusalError(response: IncomingMessage): Promise<KubeError> {
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     const done = () => {
-      const text = Buffer.concat(chunks).toString('utf8');
-      let body: unknown = text;
-      try {
-        body = JSON.parse(text);
-      } catch {
-        // Not a Status (the kubelet's bare 403): the text is the detail.
-      }
-      const retryAfter = response.headers['retry-after'];
-      resolve(errorFromResponse(EXEC, response.statusCode ?? 0, body, retryAfter));
+      const body = decodeBody(response, Buffer.concat(chunks));
+      resolve(errorFromResponse(EXEC, response.statusCode ?? 0, body, response.headers['retry-after']));
     };
     response.on('data', (chunk: Buffer) => chunks.push(chunk));
     response.on('end', done);
@@ -121,7 +115,11 @@ export function execInPod(
         false,
         (status) =>
           settle(() =>
-            resolve({ stdout: Buffer.concat(stdout), stderr: Buffer.concat(stderr), ...exitFromStatus(status) }),
+            resolve({
+              stdout: Buffer.concat(stdout),
+              stderr: Buffer.concat(stderr),
+              ...exitFromStatus(status),
+            }),
           ),
       )
       .then((ws) => {
@@ -131,8 +129,12 @@ export function execInPod(
           () => fail(failure('timeout', `no exit status within ${commandTimeoutMs} ms`)),
           commandTimeoutMs,
         );
-        ws.on('close', () => fail(failure('unavailable', 'connection closed before the command reported its exit status')));
+        ws.on('close', () =>
+          fail(failure('unavailable', 'connection closed before the command reported its exit status')),
+        );
       })
-      .catch(async (error: unknown) => fail(refusal ? await refusal : failure('unavailable', messageOf(error))));
+      .catch(async (error: unknown) =>
+        fail(refusal ? await refusal : failure('unavailable', messageOf(error))),
+      );
   });
 }

@@ -1,5 +1,5 @@
-import { type IncomingMessage, request as httpRequest } from 'node:http';
-import { type RequestOptions, request as httpsRequest } from 'node:https';
+import { request as httpRequest, type IncomingMessage } from 'node:http';
+import { request as httpsRequest, type RequestOptions } from 'node:https';
 import type { KubeConfig } from '@kubernetes/client-node';
 import type { Operation } from './status.ts';
 import { KubeError } from './types.ts';
@@ -29,7 +29,7 @@ export interface HttpOptions {
 export type SendRequest = (request: HttpRequest) => Promise<HttpResponse>;
 
 /** TLS, proxy and credentials for one request, from the kubeconfig and the optional token source. */
-export async function connectionOptions(
+async function connectionOptions(
   kc: KubeConfig,
   token: (() => Promise<string>) | undefined,
 ): Promise<RequestOptions> {
@@ -42,7 +42,8 @@ export async function connectionOptions(
   return options;
 }
 
-function decodeBody(response: IncomingMessage, bytes: Buffer): unknown {
+/** A response body: parsed JSON when the server says it is JSON, else the text (a proxy's page, a bare 403). */
+export function decodeBody(response: IncomingMessage, bytes: Buffer): unknown {
   const text = bytes.toString('utf8');
   if (!(response.headers['content-type'] ?? '').includes('json')) return text;
   try {
@@ -60,7 +61,8 @@ function decodeBody(response: IncomingMessage, bytes: Buffer): unknown {
 export function httpSender(kc: KubeConfig, options: HttpOptions): SendRequest {
   return async (req) => {
     const server = kc.getCurrentCluster()?.server;
-    if (!server) throw new KubeError('invalid', req.verb, req.resource, 'the kubeconfig names no cluster server');
+    if (!server)
+      throw new KubeError('invalid', req.verb, req.resource, 'the kubeconfig names no cluster server');
     const url = new URL(`${server.replace(/\/+$/, '')}${req.path}`);
     const connection = await connectionOptions(kc, options.token);
     const payload = req.body === undefined ? undefined : JSON.stringify(req.body);
@@ -78,7 +80,10 @@ export function httpSender(kc: KubeConfig, options: HttpOptions): SendRequest {
           headers: {
             ...connection.headers,
             Accept: req.accept ?? 'application/json',
-            ...(payload === undefined ? {} : { 'Content-Type': 'application/json' }),
+            // An explicit length: node sends a DELETE body neither chunked nor sized otherwise.
+            ...(payload === undefined
+              ? {}
+              : { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(payload) }),
           },
         },
         (response) => {

@@ -2,7 +2,7 @@ import type { KubeConfig } from '@kubernetes/client-node';
 import { execInPod } from './exec.ts';
 import type { HttpRequest, SendRequest } from './http.ts';
 import { resourcePath } from './paths.ts';
-import { refusedBeforeHandling, type RetryPolicy, transientError, withRetries } from './retry.ts';
+import { type RetryPolicy, refusedBeforeHandling, transientError, withRetries } from './retry.ts';
 import { errorFromResponse, isStatusBody } from './status.ts';
 import {
   type EvictionResult,
@@ -19,7 +19,8 @@ import {
 
 const DEFAULT_PAGE_SIZE = 500;
 /** Metadata only, with plain JSON as the fallback for servers that cannot serve it. */
-const METADATA_LIST_ACCEPT = 'application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1,application/json';
+const METADATA_LIST_ACCEPT =
+  'application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1,application/json';
 
 export interface KubeFacadeOptions {
   clusterName: string;
@@ -166,7 +167,11 @@ export class HttpKubeFacade implements KubeFacade {
     const { kc, token } = this.options;
     return withRetries(
       async () =>
-        execInPod(kc, { namespace, pod, container, command }, { ...options, ...(token ? { token: await token() } : {}) }),
+        execInPod(
+          kc,
+          { namespace, pod, container, command },
+          { ...options, ...(token ? { token: await token() } : {}) },
+        ),
       this.execs,
     );
   }

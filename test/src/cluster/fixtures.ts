@@ -1,3 +1,5 @@
+import { type AddressInfo, createServer, type Socket } from 'node:net';
+import { KubeConfig } from '@kubernetes/client-node';
 import { vi } from 'vitest';
 import type { RequestKind } from '../../../sim/faults.ts';
 import type { Sim } from '../../../sim/index.ts';
@@ -37,6 +39,29 @@ export function countRequests(sim: Sim): () => number {
  */
 export function failByPattern(sim: Sim, kind: RequestKind, pattern: boolean[]): () => number {
   let seen = 0;
-  vi.spyOn(sim.faults, 'shouldFail').mockImplementation((asked) => asked === kind && (pattern[seen++] ?? false));
+  vi.spyOn(sim.faults, 'shouldFail').mockImplementation(
+    (asked) => asked === kind && (pattern[seen++] ?? false),
+  );
   return () => seen;
+}
+
+/** A TCP server that accepts connections and never answers: no TLS handshake, no HTTP, no upgrade. */
+export async function silentServer(): Promise<{ url: string; close(): Promise<void> }> {
+  const sockets: Socket[] = [];
+  const server = createServer((socket) => sockets.push(socket));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `https://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: async () => {
+      for (const socket of sockets) socket.destroy();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+/** Both facades with the simulator's credentials, pointed at another server URL. */
+export function accessAt(sim: Sim, url: string, options: Partial<ClusterAccessOptions> = {}): ClusterAccess {
+  const kc = new KubeConfig();
+  kc.loadFromString(sim.kubeconfig().replace(sim.url, url));
+  return clusterAccess(kc, { name: 'elsewhere', ...options });
 }

@@ -1,7 +1,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { R } from '../../../sim/cluster.ts';
 import { type Sim, startSim } from '../../../sim/index.ts';
-import type { PodRef } from '../../../sim/scenarios/plan.ts';
 import { planOf } from '../../../sim/scenarios/index.ts';
+import type { PodRef } from '../../../sim/scenarios/plan.ts';
 import { type ClusterAccess, RESOURCES } from '../../../src/cluster/types.ts';
 import { accessTo, countRequests, kubeErrorOf } from './fixtures.ts';
 
@@ -81,11 +82,11 @@ describe('KubeFacade typed errors', () => {
 
   it('reports a request the server cannot serve as invalid', async () => {
     const error = await kubeErrorOf(
-      access.kube.list(RESOURCES.pods, { fieldSelector: 'spec.schedulerName=default', project: 'metadata' }),
+      access.kube.list(RESOURCES.pods, { fieldSelector: 'spec.containers=app', project: 'metadata' }),
     );
     expect(error.kind).toBe('invalid');
     expect(error.status).toBe(400);
-    expect(error.message).toMatch(/^invalid: list pods \(.*spec\.schedulerName/);
+    expect(error.message).toMatch(/^invalid: list pods \(.*spec\.containers/);
   });
 
   it('sends the token source on every request instead of the kubeconfig credentials', async () => {
@@ -99,7 +100,7 @@ describe('KubeFacade typed errors', () => {
     });
     await refreshed.kube.get(RESOURCES.pods, victim.namespace, victim.name);
     await refreshed.kube.list(RESOURCES.namespaces, { project: (ns) => ns.metadata.name, pageSize: 2 });
-    const namespaces = sim.cluster.store.count(RESOURCES.namespaces as never);
+    const namespaces = sim.cluster.store.count(R.namespaces);
     expect(issued).toBe(1 + Math.ceil(namespaces / 2));
   });
 });
