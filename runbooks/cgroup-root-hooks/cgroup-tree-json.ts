@@ -1,5 +1,8 @@
 import { z } from 'zod';
 import type { CgroupEntry } from './cgroup-tree.ts';
+import { parseJsonOutput, validateOutput } from './command-output.ts';
+
+const COMMAND = 'bpftool -j cgroup tree';
 
 /** show_bpf_prog's JSON object; current bpftool adds attach_btf_* fields, which are not needed here. */
 const PROGRAM = z.object({
@@ -15,31 +18,19 @@ const CGROUP = z.object({ cgroup: z.string().min(1), programs: z.array(PROGRAM) 
 /** p_err in JSON mode: `{"error": ...}` alone, or as the last element of a walk it cut short. */
 const BPFTOOL_ERROR = z.object({ error: z.string() });
 
-function parseJson(output: string): unknown {
-  try {
-    return JSON.parse(output);
-  } catch (error) {
-    throw new Error(`bpftool cgroup tree JSON does not parse: ${(error as Error).message}`);
-  }
-}
-
 /** The JSON form: `[{"cgroup": path, "programs": [{"id", "attach_type", "attach_flags", "name"}]}]`. */
 export function parseTreeJson(output: string): CgroupEntry[] {
-  const value = parseJson(output);
+  const value = parseJsonOutput(output, COMMAND);
   for (const item of Array.isArray(value) ? value : [value]) {
     const error = BPFTOOL_ERROR.safeParse(item);
     if (error.success) throw new Error(`bpftool: ${error.data.error}`);
   }
-  const parsed = z.array(CGROUP).safeParse(value);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    throw new Error(`bpftool cgroup tree JSON: ${issue?.path.join('.') || '(root)'}: ${issue?.message}`);
-  }
-  return parsed.data.map((entry) => ({
+  return validateOutput(z.array(CGROUP), value, COMMAND).map((entry) => ({
     path: entry.cgroup,
     programs: entry.programs.map((program) => ({
       id: program.id,
-      attachType: typeof program.attach_type === 'number' ? `type ${program.attach_type}` : program.attach_type,
+      attachType:
+        typeof program.attach_type === 'number' ? `type ${program.attach_type}` : program.attach_type,
       attachFlags: program.attach_flags,
       name: program.name,
     })),

@@ -39,7 +39,9 @@ export function parseTreeText(output: string): CgroupEntry[] {
     if (!program) fail(lineNumber, line, 'neither a cgroup path nor a program');
     const current = cgroups.at(-1);
     if (!current) fail(lineNumber, line, 'program before any cgroup path');
-    current.programs.push(programOf(Number(program[1]), (program[2] as string).split(/\s+/), lineNumber, line));
+    current.programs.push(
+      programOf(Number(program[1]), (program[2] as string).split(/\s+/), lineNumber, line),
+    );
   }
   const empty = cgroups.find((cgroup) => cgroup.programs.length === 0);
   if (empty) throw new Error(`bpftool cgroup tree lists ${empty.path} without programs (truncated output?)`);

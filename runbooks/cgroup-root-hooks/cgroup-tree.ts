@@ -54,6 +54,7 @@ function socketHooksOf(cgroups: readonly CgroupEntry[]): SocketHookPlacement[] {
 export function parseCgroupTree(output: string): CgroupTree {
   const trimmed = output.trim();
   if (trimmed === '') throw new Error('bpftool cgroup tree printed nothing');
-  const cgroups = trimmed.startsWith('[') || trimmed.startsWith('{') ? parseTreeJson(trimmed) : parseTreeText(output);
+  const cgroups =
+    trimmed.startsWith('[') || trimmed.startsWith('{') ? parseTreeJson(trimmed) : parseTreeText(output);
   return { cgroups, socketHooks: socketHooksOf(cgroups) };
 }

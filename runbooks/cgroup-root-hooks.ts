@@ -1,0 +1,29 @@
+import type { Runbook } from '../src/engine/types.ts';
+import { agentCgroupRootStep } from './cgroup-root-hooks/agent-cgroup-root-step.ts';
+import { type Params, params } from './cgroup-root-hooks/params.ts';
+import { socketLbStep } from './cgroup-root-hooks/socket-lb-step.ts';
+
+export { parseCgroupNamespace, parseInode } from './cgroup-root-hooks/cgroup-signals.ts';
+export type {
+  CgroupEntry,
+  CgroupProgram,
+  CgroupTree,
+  SocketHookPlacement,
+} from './cgroup-root-hooks/cgroup-tree.ts';
+export { parseCgroupTree } from './cgroup-root-hooks/cgroup-tree.ts';
+export { parseSocketLbStatus } from './cgroup-root-hooks/socket-lb.ts';
+
+/**
+ * Domain incident 2: the agent mounted its own container's cgroup as "the" cgroup2 root, so its
+ * socket-LB hooks translate ClusterIPs for nobody else. Read-only: it reports the Helm fix.
+ */
+export const cgroupRootHooks: Runbook<Params> = {
+  id: 'cgroup-root-hooks',
+  title: 'Socket-LB hooks on the wrong cgroup',
+  summary:
+    "ClusterIP services dead while pod IPs work: checks that each Cilium agent's socket-LB hooks sit on the host's cgroup2 root.",
+  doc: 'runbooks/cgroup-root-hooks.md',
+  params,
+  answers: ['CiliumClusterIPUnreachable', 'CiliumCgroupMountFailed'],
+  steps: [socketLbStep, agentCgroupRootStep],
+};

@@ -1,0 +1,91 @@
+import { type AgentResult, KubeError } from '../../src/cluster/types.ts';
+import { outcome, statusFor } from '../../src/engine/outcome.ts';
+import type { Evidence, Finding, Step } from '../../src/engine/types.ts';
+import { readAgentFacts } from './agent-facts.ts';
+import type { Params } from './params.ts';
+import { type AgentCgroupFacts, judgePlacement, placementEvidence } from './placement.ts';
+import { socketLbDecision } from './socket-lb-step.ts';
+
+/** cilium-config `cgroup-root` when unset; the Helm chart's `cgroup.hostRoot`. */
+export const DEFAULT_CGROUP_ROOT = '/run/cilium/cgroupv2';
+
+export const AGENT_CHECK_FAILED = 'AGENT_CHECK_FAILED';
+
+type Failure = Extract<AgentResult<AgentCgroupFacts>, { ok: false }>;
+
+/** The error without per-pod detail, so 5,000 agents failing alike read as one cause. */
+function causeOf(error: Error): string {
+  return error instanceof KubeError ? `${error.kind}: ${error.verb} ${error.resource}` : error.message;
+}
+
+/** Node names for a one-line summary: a few, then how many more. */
+function fewOf(nodes: readonly string[]): string {
+  return nodes.length > 3 ? `${nodes.slice(0, 3).join(', ')} and ${nodes.length - 3} more` : nodes.join(', ');
+}
+
+function failureEvidence(failures: readonly Failure[]): Evidence[] {
+  const byCause = new Map<string, Failure[]>();
+  for (const failure of failures) {
+    const cause = causeOf(failure.error);
+    byCause.set(cause, [...(byCause.get(cause) ?? []), failure]);
+  }
+  return [...byCause.values()].map((alike) => {
+    const nodes = alike.map((failure) => failure.agent.node);
+    return { source: `${alike.length} agent(s): ${fewOf(nodes)}`, text: (alike[0] as Failure).error.message };
+  });
+}
+
+function failureFinding(failure: Failure): Finding {
+  const { agent, error } = failure;
+  return {
+    code: AGENT_CHECK_FAILED,
+    target: agent.node,
+    severity: 'warning',
+    message: `${agent.node}: could not check the agent's cgroup root: ${error.message}`,
+    fix: `Check that ${agent.namespace}/${agent.name} is running and that the responder may exec into it (create pods/exec), then run again.`,
+  };
+}
+
+/** Step 2: per agent, is its cgroup root the host's (inode 1), and do Cilium's socket hooks sit on it? */
+export const agentCgroupRootStep: Step<Params> = {
+  id: 'agent-cgroup-root',
+  title: "Socket-LB hooks on each agent's host cgroup root",
+  writes: false,
+  async run(ctx) {
+    const socketLb = socketLbDecision(ctx.state);
+    if (!socketLb.enabled) return outcome('skip', `skipped: socket LB is off (${socketLb.because})`);
+    const root = (await ctx.cilium.config())['cgroup-root'] || DEFAULT_CGROUP_ROOT;
+    const results = await ctx.cilium.forEachAgent((agent) => readAgentFacts(ctx.cilium, agent, root), {
+      concurrency: ctx.limits.concurrency,
+      signal: ctx.signal,
+      onProgress: (done, total) => ctx.progress(done, total, 'agents checked'),
+    });
+    if (results.length === 0)
+      return outcome('error', `no Cilium agent pods (k8s-app=cilium) in ${ctx.cilium.namespace}`);
+
+    const failures = results.filter((result): result is Failure => !result.ok);
+    const checked = results.flatMap((result) => (result.ok ? [result.value] : []));
+    if (checked.length === 0) {
+      const causes = [...new Set(failures.map((failure) => causeOf(failure.error)))].join('; ');
+      return outcome('error', `no agent could be checked (${failures.length} failed): ${causes}`, {
+        evidence: failureEvidence(failures),
+      });
+    }
+
+    const misplaced = checked.flatMap((facts) => {
+      const finding = judgePlacement(facts);
+      return finding ? [{ facts, finding }] : [];
+    });
+    const findings = [...misplaced.map((m) => m.finding), ...failures.map(failureFinding)];
+    // A healthy run still shows one agent's signals, so the report says what "healthy" rests on.
+    const shown = misplaced.length > 0 ? misplaced.map((m) => m.facts) : checked.slice(0, 1);
+    const evidence = [...shown.map(placementEvidence), ...failureEvidence(failures)];
+    const unchecked = failures.length > 0 ? `; ${failures.length} could not be checked` : '';
+    const summary =
+      misplaced.length === 0
+        ? `${checked.length} of ${results.length} agents have the socket-LB hooks on the host's cgroup root (inode 1)${unchecked}`
+        : `${misplaced.length} of ${results.length} agents do not have the socket-LB hooks on the host's cgroup root: ${fewOf(misplaced.map((m) => m.facts.agent.node))}${unchecked}`;
+    const status = misplaced.length === 0 && failures.length > 0 ? 'warn' : statusFor(findings);
+    return outcome(status, summary, { findings, evidence });
+  },
+};
