@@ -38,7 +38,11 @@ export interface HealthReport {
 }
 
 const connectivity = z.object({ status: z.string().nullish() });
-const path = z.object({ ip: z.string().nullish(), icmp: connectivity.nullish(), http: connectivity.nullish() });
+const path = z.object({
+  ip: z.string().nullish(),
+  icmp: connectivity.nullish(),
+  http: connectivity.nullish(),
+});
 const addressed = z.object({ 'primary-address': path.nullish() });
 const nodeStatus = z.object({
   name: z.string().min(1),
@@ -79,7 +83,8 @@ export function parseCiliumHealth(output: string): HealthReport {
   }
   const localName = parsed.data.local?.name ?? undefined;
   const clusterPrefix = localName?.includes('/') ? `${localName.slice(0, localName.indexOf('/'))}/` : '';
-  const shortName = (name: string) => (clusterPrefix && name.startsWith(clusterPrefix) ? name.slice(clusterPrefix.length) : name);
+  const shortName = (name: string) =>
+    clusterPrefix && name.startsWith(clusterPrefix) ? name.slice(clusterPrefix.length) : name;
   return {
     local: localName ? shortName(localName) : undefined,
     nodes: (parsed.data.nodes ?? []).map((node) => ({

@@ -7,7 +7,9 @@
 
 export type TunnelProtocol = 'vxlan' | 'geneve';
 
-export type Routing = { mode: 'native'; reason: string } | { mode: 'tunnel'; protocol: TunnelProtocol; port: number };
+export type Routing =
+  | { mode: 'native'; reason: string }
+  | { mode: 'tunnel'; protocol: TunnelProtocol; port: number };
 
 export const DEFAULT_TUNNEL_PORT: Record<TunnelProtocol, number> = { vxlan: 8472, geneve: 6081 };
 
@@ -24,11 +26,14 @@ export function parseRouting(config: Readonly<Record<string, string>>): Routing 
     throw new Error(`cilium-config tunnel is "${legacyTunnel}", expected vxlan, geneve or disabled`);
   }
   if (routingMode === 'native') return { mode: 'native', reason: 'routing-mode=native' };
-  if (routingMode === undefined && legacyTunnel === 'disabled') return { mode: 'native', reason: 'tunnel=disabled' };
+  if (routingMode === undefined && legacyTunnel === 'disabled')
+    return { mode: 'native', reason: 'tunnel=disabled' };
   if (routingMode === undefined && legacyTunnel === undefined && config.ipam === 'eni') {
     return { mode: 'native', reason: 'ipam=eni (ENI mode routes natively)' };
   }
-  const protocol = tunnelProtocol(config['tunnel-protocol'] || (legacyTunnel !== 'disabled' ? legacyTunnel : undefined));
+  const protocol = tunnelProtocol(
+    config['tunnel-protocol'] || (legacyTunnel !== 'disabled' ? legacyTunnel : undefined),
+  );
   return { mode: 'tunnel', protocol, port: tunnelPort(config['tunnel-port'], protocol) };
 }
 

@@ -1,0 +1,80 @@
+import type { EC2Client } from '@aws-sdk/client-ec2';
+import {
+  describeInstanceNetworks,
+  describeSecurityGroups,
+  ec2Client,
+  instanceIdFromProviderId,
+  type SecurityGroupRules,
+} from '../../src/aws/ec2.ts';
+import { type KubeObject, RESOURCES } from '../../src/cluster/types.ts';
+import { outcome, statusFor } from '../../src/engine/outcome.ts';
+import type { Evidence, Step } from '../../src/engine/types.ts';
+import type { Params } from './params.ts';
+import { blockedFinding, blockedIngress, describeRule, nodeTraffic } from './security-groups.ts';
+import { notApplicable, readRouting } from './step-routing-config.ts';
+
+export interface Ec2Deps {
+  /** An EC2 client for the cluster's account and region; without it, `params.aws.region` makes one. */
+  ec2?: EC2Client;
+}
+
+function instanceOf(node: KubeObject): { node: string; instanceId?: string } {
+  const spec = node.spec as { providerID?: string } | undefined;
+  return { node: node.metadata.name, instanceId: instanceIdFromProviderId(spec?.providerID) };
+}
+
+function ruleEvidence(group: SecurityGroupRules): Evidence {
+  const name = group.groupName ? ` (${group.groupName})` : '';
+  return {
+    source: `ec2: ${group.groupId}${name}`,
+    text: group.ingress.map(describeRule).join('; ') || 'no ingress rules',
+  };
+}
+
+/** The node security groups, read from EC2 only when the run knows it is on EKS (a client or a region). */
+export function securityGroupsStep(deps: Ec2Deps): Step<Params> {
+  return {
+    id: 'security-groups',
+    title: 'Node security groups allow the tunnel',
+    writes: false,
+    async run(ctx) {
+      const routing = await readRouting(ctx);
+      if (routing.mode === 'native') return notApplicable(routing);
+      const region = ctx.params.aws?.region;
+      const ec2 = deps.ec2 ?? (region ? ec2Client(region) : undefined);
+      if (!ec2) {
+        return outcome(
+          'skip',
+          'not checked: set the aws.region parameter on EKS to check the node security groups',
+        );
+      }
+      const agentNodes = new Set((await ctx.cilium.agents()).map((agent) => agent.node));
+      const nodes = await ctx.kube.list(RESOURCES.nodes, { project: instanceOf });
+      const instanceIds = nodes.flatMap(({ node, instanceId }) =>
+        instanceId && agentNodes.has(node) ? [instanceId] : [],
+      );
+      if (instanceIds.length === 0) {
+        return outcome('skip', 'not checked: no Cilium node is an EC2 instance (no aws:/// provider IDs)');
+      }
+      const networks = await describeInstanceNetworks(ec2, instanceIds);
+      const groups = await describeSecurityGroups(ec2, [
+        ...new Set(networks.flatMap((network) => network.groupIds)),
+      ]);
+      const blocked = blockedIngress(networks, groups, nodeTraffic(routing));
+      const fixRegion = region ?? (await ec2.config.region());
+      const findings = blocked.map((entry) => blockedFinding(entry, fixRegion));
+      const evidence = [
+        {
+          source: 'ec2: DescribeInstances',
+          text: `${networks.length} of ${instanceIds.length} node instances found`,
+        },
+        ...groups.map(ruleEvidence),
+      ];
+      const summary =
+        findings.length > 0
+          ? `${findings.length} of ${groups.length} node security groups block traffic the tunnel needs`
+          : `${groups.length} node security groups allow the tunnel port, 4240/tcp and ICMP between nodes`;
+      return outcome(statusFor(findings), summary, { findings, evidence });
+    },
+  };
+}

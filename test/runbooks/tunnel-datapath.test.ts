@@ -1,0 +1,247 @@
+import { DescribeInstancesCommand } from '@aws-sdk/client-ec2';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { tunnelDatapath, tunnelDatapathWith } from '../../runbooks/tunnel-datapath.ts';
+import type { ScenarioOptions } from '../../sim/scenarios/index.ts';
+import { RESPONDER_RULES } from '../../src/cluster/permissions.ts';
+import { runRunbook } from '../../src/engine/run.ts';
+import type { Report, StepReport } from '../../src/engine/types.ts';
+import { type SimUnderTest, simAccess, startScenario } from '../helpers/sim-access.ts';
+import { ec2FromSim } from './tunnel-datapath/ec2-from-sim.ts';
+
+const STEP_IDS = ['routing-config', 'node-to-node-health', 'security-groups'];
+
+async function run(
+  under: SimUnderTest,
+  runbook = tunnelDatapathWith({ ec2: ec2FromSim(under.sim.cluster).ec2 }),
+) {
+  return runRunbook({ runbook, access: under.access, mode: 'dry-run' });
+}
+
+function step(report: Report, id: string): StepReport {
+  const found = report.steps.find((candidate) => candidate.id === id);
+  if (!found) throw new Error(`no step ${id}`);
+  return found;
+}
+
+function targets(report: Report, code: string): string[] {
+  return report.steps
+    .flatMap((s) => s.findings)
+    .filter((finding) => finding.code === code)
+    .map((finding) => finding.target)
+    .sort();
+}
+
+/** The pairs the scenario broke: each ready agent's cilium-health failures towards ready peers. */
+function brokenPairs(under: SimUnderTest): string[] {
+  const agents = [...under.sim.cluster.agents.values()];
+  const ready = new Set(agents.filter((agent) => agent.ready).map((agent) => agent.node));
+  return agents
+    .filter((agent) => agent.ready)
+    .flatMap((agent) =>
+      Object.keys(agent.health.peers)
+        .filter((peer) => ready.has(peer))
+        .map((peer) => `${agent.node}->${peer}`),
+    )
+    .sort();
+}
+
+function allOrderedPairs(nodes: readonly string[]): string[] {
+  return nodes.flatMap((from) => nodes.filter((to) => to !== from).map((to) => `${from}->${to}`)).sort();
+}
+
+describe('tunnel-datapath on vxlan-blocked', () => {
+  const cases: { name: string; options: ScenarioOptions; path: RegExp; rule: string }[] = [
+    {
+      name: 'all UDP dropped (VXLAN)',
+      options: { vxlanCause: 'udp-blocked' },
+      path: /through the tunnel while node/,
+      rule: 'udp/8472 (VXLAN)',
+    },
+    {
+      name: '4240/tcp dropped',
+      options: { vxlanCause: 'health-port-blocked' },
+      path: /fails HTTP while its health endpoint answers/,
+      rule: 'tcp/4240 (cilium-health)',
+    },
+    {
+      name: 'ICMP dropped',
+      options: { vxlanCause: 'icmp-blocked' },
+      path: /fails ICMP while its health endpoint answers/,
+      rule: 'ICMP',
+    },
+    {
+      name: 'Geneve, UDP dropped',
+      options: { tunnelProtocol: 'geneve' },
+      path: /fails ICMP and HTTP through the tunnel/,
+      rule: 'udp/6081 (Geneve)',
+    },
+    {
+      name: 'Cilium 1.13 (tunnel key)',
+      options: { ciliumVersion: '1.13.9' },
+      path: /udp\/8472 \(VXLAN\) is dropped/,
+      rule: 'udp/8472 (VXLAN)',
+    },
+  ];
+
+  describe.each(cases)('$name', ({ options, path, rule }) => {
+    let under: SimUnderTest;
+    let report: Report;
+    beforeAll(async () => {
+      under = await startScenario(['vxlan-blocked'], { scenario: options });
+      report = await run(under);
+    });
+    afterAll(() => under?.sim.close());
+
+    it('reports exactly the broken node pairs, saying which probe failed', () => {
+      const pairs = brokenPairs(under);
+      expect(pairs).toEqual(allOrderedPairs(under.plan.nodes));
+      expect(targets(report, 'TUNNEL_PATH_DOWN')).toEqual(pairs);
+      for (const finding of step(report, 'node-to-node-health').findings) {
+        expect(finding.severity).toBe('critical');
+        expect(finding.message).toMatch(path);
+      }
+    });
+
+    it('reports exactly the planted security groups, with the missing rule and the command', () => {
+      const groups = [...(under.plan.tunnel?.securityGroups ?? [])].sort();
+      expect(groups.length).toBeGreaterThan(0);
+      expect(targets(report, 'TUNNEL_PORT_BLOCKED')).toEqual(groups);
+      for (const finding of step(report, 'security-groups').findings) {
+        expect(finding.message).toContain(`does not allow ${rule} from`);
+        expect(finding.fix).toMatch(
+          /^aws ec2 authorize-security-group-ingress --region us-west-2 --group-id sg-/,
+        );
+      }
+    });
+
+    it('finds nothing else, and calls the cluster degraded', () => {
+      expect(report.steps.map((s) => [s.id, s.status])).toEqual([
+        ['routing-config', 'pass'],
+        ['node-to-node-health', 'fail'],
+        ['security-groups', 'fail'],
+      ]);
+      const codes = new Set(report.steps.flatMap((s) => s.findings.map((finding) => finding.code)));
+      expect([...codes].sort()).toEqual(['TUNNEL_PATH_DOWN', 'TUNNEL_PORT_BLOCKED']);
+      expect(report.verdict).toBe('degraded');
+    });
+  });
+});
+
+describe('tunnel-datapath on healthy clusters', () => {
+  it.each([
+    ['tunnel routing', {}],
+    ['Geneve on a custom port', { tunnelProtocol: 'geneve', tunnelPort: 6082 }],
+    ['Cilium 1.13 (tunnel key)', { ciliumVersion: '1.13.9' }],
+  ] as [string, ScenarioOptions][])('%s: healthy, zero findings', async (_name, options) => {
+    const under = await startScenario(['healthy'], { scenario: options });
+    try {
+      const report = await run(under);
+      expect(report.steps.map((s) => [s.id, s.status])).toEqual(STEP_IDS.map((id) => [id, 'pass']));
+      expect(report.steps.flatMap((s) => s.findings)).toEqual([]);
+      expect(report.verdict).toBe('healthy');
+    } finally {
+      await under.sim.close();
+    }
+  });
+
+  it('native routing: healthy, the tunnel checks skipped as not applicable', async () => {
+    const under = await startScenario(['healthy'], { scenario: { routingMode: 'native' } });
+    try {
+      const { ec2, mock } = ec2FromSim(under.sim.cluster);
+      const report = await run(under, tunnelDatapathWith({ ec2 }));
+      expect(report.steps.map((s) => [s.id, s.status])).toEqual([
+        ['routing-config', 'pass'],
+        ['node-to-node-health', 'skip'],
+        ['security-groups', 'skip'],
+      ]);
+      expect(step(report, 'routing-config').summary).toBe(
+        'native routing (routing-mode=native): no tunnel between nodes',
+      );
+      expect(step(report, 'security-groups').summary).toMatch(/^not applicable: native routing/);
+      expect(mock.calls()).toHaveLength(0);
+      expect(report.verdict).toBe('healthy');
+    } finally {
+      await under.sim.close();
+    }
+  });
+});
+
+describe('tunnel-datapath on all four incidents', () => {
+  let under: SimUnderTest;
+  let report: Report;
+  beforeAll(async () => {
+    under = await startScenario(['all']);
+    report = await run(under);
+  });
+  afterAll(() => under?.sim.close());
+
+  it('finds only its own incident', () => {
+    const codes = new Set(report.steps.flatMap((s) => s.findings.map((finding) => finding.code)));
+    expect([...codes].sort()).toEqual(['TUNNEL_PATH_DOWN', 'TUNNEL_PORT_BLOCKED']);
+    expect(targets(report, 'TUNNEL_PATH_DOWN')).toEqual(brokenPairs(under));
+    expect(targets(report, 'TUNNEL_PORT_BLOCKED')).toEqual(
+      [...(under.plan.tunnel?.securityGroups ?? [])].sort(),
+    );
+  });
+
+  it('leaves nodes whose agent is not ready out, and says so', () => {
+    const notReady = under.plan.unmanagedPods?.notReadyAgentNodes ?? [];
+    expect(notReady.length).toBeGreaterThan(0);
+    const pairs = targets(report, 'TUNNEL_PATH_DOWN');
+    for (const node of notReady) expect(pairs.filter((pair) => pair.split('->').includes(node))).toEqual([]);
+    expect(step(report, 'node-to-node-health').evidence).toContainEqual({
+      source: 'agents',
+      text: `not checked, agent not ready: ${notReady.join(', ')}`,
+    });
+  });
+});
+
+describe('tunnel-datapath when access is missing', () => {
+  let under: SimUnderTest;
+  beforeAll(async () => {
+    under = await startScenario(['vxlan-blocked']);
+  });
+  afterAll(() => under?.sim.close());
+
+  it('fails clearly on a token that may not exec into the agents', async () => {
+    const rules = RESPONDER_RULES.filter((rule) => !rule.resources.includes('pods/exec'));
+    const grant = under.sim.issueToken('no-exec', rules);
+    const { ec2 } = ec2FromSim(under.sim.cluster);
+    const report = await runRunbook({
+      runbook: tunnelDatapathWith({ ec2 }),
+      access: simAccess(under.sim, grant.token),
+      mode: 'dry-run',
+    });
+    expect(report.verdict).toBe('failed');
+    const health = step(report, 'node-to-node-health');
+    expect(health.status).toBe('error');
+    expect(health.summary).toContain('forbidden: create pods/exec');
+    expect(health.findings).toEqual([]);
+  });
+
+  it('fails clearly when EC2 denies DescribeInstances, naming the call', async () => {
+    const { ec2, mock } = ec2FromSim(under.sim.cluster);
+    mock.on(DescribeInstancesCommand).rejects(
+      Object.assign(new Error('You are not authorized to perform this operation.'), {
+        name: 'UnauthorizedOperation',
+      }),
+    );
+    const report = await run(under, tunnelDatapathWith({ ec2 }));
+    expect(report.verdict).toBe('failed');
+    const groups = step(report, 'security-groups');
+    expect(groups.status).toBe('error');
+    expect(groups.summary).toMatch(/^not allowed to call ec2:DescribeInstances \(UnauthorizedOperation: /);
+    expect(step(report, 'node-to-node-health').findings.length).toBeGreaterThan(0);
+  });
+
+  it('without EC2 (no aws.region), still reports the broken paths and says how to check the groups', async () => {
+    const report = await runRunbook({ runbook: tunnelDatapath, access: under.access, mode: 'dry-run' });
+    expect(targets(report, 'TUNNEL_PATH_DOWN')).toEqual(brokenPairs(under));
+    const groups = step(report, 'security-groups');
+    expect(groups.status).toBe('skip');
+    expect(groups.summary).toBe(
+      'not checked: set the aws.region parameter on EKS to check the node security groups',
+    );
+    expect(report.verdict).toBe('degraded');
+  });
+});

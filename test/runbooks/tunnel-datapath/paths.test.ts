@@ -1,0 +1,105 @@
+import { describe, expect, it } from 'vitest';
+import type { HealthReport, PathHealth } from '../../../runbooks/tunnel-datapath/health.ts';
+import { failedPaths, pathEvidence, pathFinding } from '../../../runbooks/tunnel-datapath/paths.ts';
+
+const ok = (ip: string): PathHealth => ({ ip, icmp: { ok: true }, http: { ok: true } });
+const down = (ip: string, icmp = true, http = true): PathHealth => ({
+  ip,
+  icmp: icmp ? { ok: false, error: 'Connection timed out' } : { ok: true },
+  http: http ? { ok: false, error: 'context deadline exceeded' } : { ok: true },
+});
+
+function report(peers: Record<string, { host?: PathHealth; endpoint?: PathHealth }>): HealthReport {
+  return {
+    local: 'a',
+    nodes: [
+      { name: 'default/a', node: 'a', host: down('10.0.0.1'), endpoint: down('10.64.0.1') },
+      ...Object.entries(peers).map(([node, paths]) => ({ name: `default/${node}`, node, ...paths })),
+    ],
+  };
+}
+
+const TUNNEL = 'udp/8472 (VXLAN)';
+const RECHECK = 'kubectl -n kube-system exec cilium-x -c cilium-agent -- cilium-health status --probe';
+
+describe('failedPaths', () => {
+  it('keeps only peers with a failed probe, never the local node or unexpected peers', () => {
+    const paths = failedPaths(
+      'a',
+      report({
+        b: { host: ok('10.0.0.2'), endpoint: down('10.64.0.2') },
+        c: { host: ok('10.0.0.3'), endpoint: ok('10.64.0.3') },
+        d: { host: down('10.0.0.4'), endpoint: down('10.64.0.4') },
+      }),
+      new Set(['b', 'c']),
+    );
+    expect(paths.map((path) => [path.to, path.hostFailed, path.endpointFailed])).toEqual([
+      ['b', [], ['ICMP', 'HTTP']],
+    ]);
+  });
+
+  it('counts an absent endpoint or probe as not failed', () => {
+    const paths = failedPaths(
+      'a',
+      report({ b: { host: { ip: '10.0.0.2', http: { ok: true } } } }),
+      new Set(['b']),
+    );
+    expect(paths).toEqual([]);
+  });
+});
+
+describe('pathFinding', () => {
+  const peers = new Set(['b']);
+  const finding = (host: PathHealth, endpoint: PathHealth) => {
+    const [path] = failedPaths('a', report({ b: { host, endpoint } }), peers);
+    if (!path) throw new Error('expected a failing path');
+    return pathFinding(path, TUNNEL, RECHECK);
+  };
+
+  it('names the tunnel when the endpoint fails and the host answers', () => {
+    expect(finding(ok('10.0.0.2'), down('10.64.0.2'))).toEqual({
+      code: 'TUNNEL_PATH_DOWN',
+      target: 'a->b',
+      severity: 'critical',
+      message:
+        'a -> b: health endpoint 10.64.0.2 fails ICMP and HTTP through the tunnel while node 10.0.0.2 answers: udp/8472 (VXLAN) is dropped between the nodes',
+      fix: `Let the node security groups accept udp/8472 (VXLAN) from each other (see security-groups), then recheck: ${RECHECK}`,
+    });
+  });
+
+  it('names 4240/tcp when only the host HTTP probe fails', () => {
+    const result = finding(down('10.0.0.2', false, true), ok('10.64.0.2'));
+    expect(result.message).toBe(
+      'a -> b: node 10.0.0.2 fails HTTP while its health endpoint answers through the tunnel: tcp/4240 (cilium-health) is blocked between the nodes',
+    );
+    expect(result.fix).toContain('accept tcp/4240 (cilium-health) from each other');
+  });
+
+  it('names ICMP when only the host ICMP probe fails', () => {
+    expect(finding(down('10.0.0.2', true, false), ok('10.64.0.2')).message).toContain(
+      'fails ICMP while its health endpoint answers through the tunnel: ICMP is blocked',
+    );
+  });
+
+  it('says so when neither the node nor its endpoint answers', () => {
+    const result = finding(down('10.0.0.2'), down('10.64.0.2', true, false));
+    expect(result.message).toBe(
+      'a -> b: neither node 10.0.0.2 (ICMP and HTTP) nor its health endpoint 10.64.0.2 (ICMP) answers: the node is down or all traffic between the nodes is blocked',
+    );
+    expect(result.fix).toMatch(/^Check that b is up/);
+  });
+});
+
+describe('pathEvidence', () => {
+  it("quotes the probes' errors", () => {
+    const [path] = failedPaths(
+      'a',
+      report({ b: { host: ok('10.0.0.2'), endpoint: down('10.64.0.2', true, false) } }),
+      new Set(['b']),
+    );
+    expect(path && pathEvidence(path)).toEqual({
+      source: 'a: cilium-health status -o json',
+      text: '-> b: health endpoint 10.64.0.2 ICMP: Connection timed out',
+    });
+  });
+});
