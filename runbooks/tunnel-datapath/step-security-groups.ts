@@ -40,12 +40,12 @@ export function securityGroupsStep(deps: Ec2Deps): Step<Params> {
     async run(ctx) {
       const routing = await readRouting(ctx);
       if (routing.mode === 'native') return notApplicable(routing);
-      const region = ctx.params.aws?.region;
+      const region = ctx.params.aws?.region ?? ctx.aws?.region;
       const ec2 = deps.ec2 ?? (region ? ec2Client(region) : undefined);
       if (!ec2) {
         return outcome(
           'skip',
-          'not checked: set the aws.region parameter on EKS to check the node security groups',
+          'not checked: not an EKS cluster (set the aws.region parameter to check node security groups)',
         );
       }
       const agentNodes = new Set((await ctx.cilium.agents()).map((agent) => agent.node));

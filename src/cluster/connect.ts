@@ -14,7 +14,10 @@ export async function connect(ref: ClusterRef, options: ConnectOptions = {}): Pr
   switch (ref.kind) {
     case 'eks': {
       const { kubeConfig, token } = await eksKubeConfig(ref, options);
-      return clusterAccess(kubeConfig, { name: ref.name, ciliumNamespace, token });
+      return {
+        ...clusterAccess(kubeConfig, { name: ref.name, ciliumNamespace, token }),
+        aws: { region: ref.region },
+      };
     }
     case 'kubeconfig': {
       const kubeConfig = kubeconfigContext(ref.path, ref.context);

@@ -181,4 +181,6 @@ export interface ClusterAccess {
   name: string;
   kube: KubeFacade;
   cilium: CiliumFacade;
+  /** Set for EKS clusters: where their AWS side (EC2 security groups) lives. */
+  aws?: { region: string };
 }

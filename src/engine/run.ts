@@ -106,6 +106,7 @@ export async function runRunbook<P>(options: RunOptions<P>): Promise<Report> {
       cluster: access.name,
       kube: access.kube,
       cilium: access.cilium,
+      ...(access.aws ? { aws: access.aws } : {}),
       mode,
       limits,
       params,

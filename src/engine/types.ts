@@ -125,6 +125,8 @@ export interface StepContext<P = Record<string, unknown>> {
   cluster: string;
   kube: KubeFacade;
   cilium: CiliumFacade;
+  /** Set on EKS: the region of the cluster's AWS resources. */
+  aws?: { region: string };
   mode: Mode;
   limits: Limits;
   params: P;

@@ -240,7 +240,7 @@ describe('tunnel-datapath when access is missing', () => {
     const groups = step(report, 'security-groups');
     expect(groups.status).toBe('skip');
     expect(groups.summary).toBe(
-      'not checked: set the aws.region parameter on EKS to check the node security groups',
+      'not checked: not an EKS cluster (set the aws.region parameter to check node security groups)',
     );
     expect(report.verdict).toBe('degraded');
   });
