@@ -4,11 +4,15 @@
  * (pkg/registry/core/pod/storage/eviction.go). The status is computed from the pods as they are
  * now, i.e. by a disruption controller that never lags.
  */
+
+import {
+  type LabelSelector,
+  matchLabelSelectorObject as selectorMatches,
+} from '../src/cluster/label-selector.ts';
 import { R, type SimCluster } from './cluster.ts';
 import type { KubeObject, Pod } from './objects.ts';
 import { controllerOf } from './scenarios/make/meta.ts';
 import { isPodReady } from './scenarios/make/pod.ts';
-import { type LabelSelector, selectorMatches } from './scenarios/selector.ts';
 
 export interface PodDisruptionBudget extends KubeObject {
   spec: {
@@ -60,7 +64,7 @@ function scaled(value: number | string, total: number): number {
 }
 
 /** The pods a budget covers: same namespace, selector matches. */
-export function podsOfBudget(cluster: SimCluster, pdb: PodDisruptionBudget): Pod[] {
+function podsOfBudget(cluster: SimCluster, pdb: PodDisruptionBudget): Pod[] {
   return cluster.store.list(R.pods, {
     namespace: pdb.metadata.namespace as string,
     filter: (pod) => selectorMatches(pdb.spec.selector, pod.metadata.labels),

@@ -1,29 +1,20 @@
 /**
- * The simulated VPC's address plan. Nodes live in three zonal /18 subnets of 10.0.0.0/16; pods
- * live in 100.64.0.0/10 (a secondary CIDR, as large EKS clusters use), one /24 per node, which
- * leaves room for 16,384 nodes.
+ * The simulated VPC's address plan. Nodes live in three zonal /18 subnets of 10.0.0.0/16, four
+ * addresses apart (room for 12,000 nodes); pods live in 100.64.0.0/10 (a secondary CIDR, as large
+ * EKS clusters use), one /24 per node.
  */
 export const REGION = 'us-west-2';
 export const ZONES = ['us-west-2a', 'us-west-2b', 'us-west-2c'] as const;
-export const VPC_CIDR = '10.0.0.0/16';
 export const POD_CIDR = '100.64.0.0/10';
 const ZONE_SUBNET_BITS = 18;
 const POD_BLOCK_BITS = 24;
 
-export function ipToInt(ip: string): number {
+function ipToInt(ip: string): number {
   return ip.split('.').reduce((n, octet) => n * 256 + Number(octet), 0);
 }
 
 export function intToIp(n: number): string {
   return `${(n >>> 24) & 255}.${(n >>> 16) & 255}.${(n >>> 8) & 255}.${n & 255}`;
-}
-
-export function cidrContains(cidr: string, ip: string): boolean {
-  const [base, bits] = cidr.split('/') as [string, string];
-  const size = 2 ** (32 - Number(bits));
-  const start = ipToInt(base);
-  const value = ipToInt(ip);
-  return value >= start && value < start + size;
 }
 
 /** The zonal subnet a node of zone index `zone` gets its address from. */

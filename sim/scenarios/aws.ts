@@ -6,7 +6,7 @@ export const HEALTH_PORT = 4240;
 const ICMP_TIMEOUT = 'Connection timed out';
 
 /** cilium-health's HTTP probe error when nothing answers on 4240. */
-export function httpProbeTimeout(ip: string): string {
+function httpProbeTimeout(ip: string): string {
   return `Get "http://${ip}:${HEALTH_PORT}/hello": context deadline exceeded (Client.Timeout exceeded while awaiting headers)`;
 }
 
@@ -136,21 +136,25 @@ export function deriveHealth(
         endpointHttp: options.routingMode === 'tunnel' ? tunnel : allows(aws, from, to, 'tcp', HEALTH_PORT),
       };
       if (Object.values(verdict).every(Boolean)) continue;
+      // One result per target, shared (frozen) by every source that sees it the same way.
+      const results = targets.map((target) =>
+        Object.freeze({
+          host: probe(verdict.hostIcmp, verdict.hostHttp, target.ip),
+          endpoint: probe(verdict.endpointIcmp, verdict.endpointHttp, target.healthIp),
+        }),
+      );
       for (const source of sources) {
         const agent = agents.get(source.name);
         if (!agent) continue;
-        for (const target of targets) {
-          if (target.name === source.name) continue;
-          agent.health.peers[target.name] = {
-            host: probe(verdict.hostIcmp, verdict.hostHttp, target.ip),
-            endpoint: probe(verdict.endpointIcmp, verdict.endpointHttp, target.healthIp),
-          };
-        }
+        targets.forEach((target, i) => {
+          if (target.name !== source.name)
+            agent.health.peers[target.name] = results[i] as (typeof results)[number];
+        });
       }
     }
   }
 }
 
 function probe(icmp: boolean, http: boolean, ip: string): ProbeResult {
-  return { icmp: icmp ? '' : ICMP_TIMEOUT, http: http ? '' : httpProbeTimeout(ip) };
+  return Object.freeze({ icmp: icmp ? '' : ICMP_TIMEOUT, http: http ? '' : httpProbeTimeout(ip) });
 }

@@ -1,16 +1,16 @@
+import type { LabelSelector } from '../../src/cluster/label-selector.ts';
 import type { AgentState } from '../agent-state.ts';
 import { AGENT_CONTAINER, AGENT_NOT_READY_TAINT, CILIUM_NAMESPACE, R, SimCluster } from '../cluster.ts';
 import type { KubeObject, OwnerReference, Pod, PodSpec, Toleration } from '../objects.ts';
 import { budgetCounts, budgetStatus, type PodDisruptionBudget } from '../pdb.ts';
-import { ec2HostName, intToIp, REGION, ZONES, zoneSubnet } from './addresses.ts';
 import { Allocations, attachAllocations } from './allocations.ts';
-import { deriveHealth, makeSecurityGroups } from './aws.ts';
+import { deriveHealth } from './aws.ts';
 import { addEndpoint } from './endpoints.ts';
+import { addNodes, type NodeRecord } from './fleet.ts';
 import { applyAgentConfig, containerIdOf, makeAgentState } from './make/agent.ts';
 import { agentTemplate, ciliumConfigData, hasMountCgroup, operatorTemplate } from './make/cilium.ts';
 import { type EventInput, recordEvent } from './make/events.ts';
 import { controllerRef, isoTime } from './make/meta.ts';
-import { makeCiliumNode, makeNode, type NodeFacts, nodeGroupLabels } from './make/node.ts';
 import { type ContainerHealth, makePod } from './make/pod.ts';
 import { appTemplate, awsNodeTemplate, coreDnsTemplate, kubeProxyTemplate } from './make/system.ts';
 import {
@@ -27,27 +27,13 @@ import {
 import type { ResolvedOptions } from './options.ts';
 import type { Plan } from './plan.ts';
 import { Random } from './random.ts';
-import type { LabelSelector } from './selector.ts';
 import { spawnPod } from './spawn.ts';
+
+export type { NodeRecord } from './fleet.ts';
 
 const DAY = 86_400;
 /** How long ago things happened, in seconds before the build's `now`. */
-export const AGE = { cluster: 30 * DAY, nodes: 6 * DAY, systemPods: 6 * DAY - 40, apps: 2 * DAY };
-const ENI_POOL_SIZE = 64;
-const NODEGROUPS = ['system', 'general'] as const;
-
-/** One worker node and the facts scenarios place things by. */
-export interface NodeRecord {
-  index: number;
-  name: string;
-  uid: string;
-  ip: string;
-  zone: string;
-  instanceId: string;
-  nodegroup: string;
-  agentReady: boolean;
-  healthIp: string;
-}
+const AGE = { cluster: 30 * DAY, nodes: 6 * DAY, systemPods: 6 * DAY - 40, apps: 2 * DAY };
 
 /** A per-pod deviation from the workload's healthy default. */
 export interface PodVariant {
@@ -176,7 +162,10 @@ export class ClusterBuilder {
   /** Everything a healthy cluster has before any scenario adds its evidence. */
   installBase(): void {
     for (const ns of ['default', 'kube-system', 'kube-public', 'kube-node-lease']) this.namespace(ns);
-    this.addNodes();
+    for (const record of addNodes(this.cluster, this.options, this.allocations, this.ago(AGE.nodes))) {
+      this.nodes.push(record);
+      this.nodesByName.set(record.name, record);
+    }
     this.ciliumConfig = ciliumConfigData(this.options);
     this.store.create(R.configmaps, {
       apiVersion: 'v1',
@@ -191,7 +180,7 @@ export class ClusterBuilder {
     const system = { namespace: CILIUM_NAMESPACE, ageSeconds: AGE.systemPods };
     this.installAgents();
     this.deployment({ ...system, name: 'cilium-operator', replicas: 2, ...operatorTemplate(this.options) });
-    this.daemonSet({ ...system, name: 'aws-node', ...awsNodeTemplate() });
+    this.daemonSet({ ...system, name: 'aws-node', ...awsNodeTemplate(this.options.awsNodeNameLabel) });
     this.daemonSet({ ...system, name: 'kube-proxy', ...kubeProxyTemplate() });
     this.deployment({ ...system, name: 'coredns', replicas: 2, ...coreDnsTemplate() });
     this.namespace('shop');
@@ -213,91 +202,6 @@ export class ClusterBuilder {
   finish(): void {
     deriveHealth(this.cluster.agents, this.cluster.aws, this.nodes, this.options);
     this.plan.nodes = this.nodes.map((node) => node.name);
-  }
-
-  private addNodes(): void {
-    const { options, random } = this;
-    const systemNodes = Math.max(1, Math.floor(options.nodes / 4));
-    const securityGroups = makeSecurityGroups(random, options, NODEGROUPS);
-    const vpcId = random.awsId('vpc');
-    const groupLabels = new Map<string, Readonly<Record<string, string>>>();
-    for (const nodegroup of NODEGROUPS) {
-      const ami = random.awsId('ami');
-      const launchTemplate = random.awsId('lt');
-      ZONES.forEach((zone, z) => {
-        const labels = nodeGroupLabels({
-          nodegroup,
-          zone,
-          zoneId: `usw2-az${z + 1}`,
-          ami,
-          launchTemplate,
-          cloudProviderHash: random.hex(32),
-        });
-        groupLabels.set(`${nodegroup}/${zone}`, labels);
-      });
-    }
-    const instanceSecurityGroups: Record<string, string[]> = {};
-    const createdAt = isoTime(this.ago(AGE.nodes));
-    const heartbeatAt = isoTime(this.ago(17));
-    for (let index = 0; index < options.nodes; index++) {
-      const z = index % ZONES.length;
-      const zone = ZONES[z] as string;
-      // Spread within the zone's subnet, a few addresses apart, as EC2 hands them out.
-      const ip = intToIp(zoneSubnet(z).base + 16 + Math.floor(index / ZONES.length) * 4 + random.int(4));
-      const nodegroup = index < systemNodes ? 'system' : 'general';
-      const securityGroup = securityGroups.byNodegroup.get(nodegroup) as string;
-      const facts: NodeFacts = {
-        name: ec2HostName(ip),
-        ip,
-        zone,
-        zoneId: `usw2-az${z + 1}`,
-        instanceId: random.awsId('i'),
-        nodegroup,
-        groupLabels: groupLabels.get(`${nodegroup}/${zone}`) as Readonly<Record<string, string>>,
-        createdAt,
-        heartbeatAt,
-        machineId: random.hex(32),
-        systemUuid: `ec2${random.hex(5)}-${random.hex(4)}-${random.hex(4)}-${random.hex(4)}-${random.hex(12)}`,
-        bootId: random.uuid(),
-        agentReady: index < options.nodes - options.agentNotReadyNodes,
-        maxPods: options.ipam === 'eni' ? 58 : 110,
-      };
-      instanceSecurityGroups[facts.instanceId] = [securityGroup];
-      const node = this.store.create(R.nodes, makeNode(facts));
-      const name = facts.name;
-      const eni =
-        options.ipam === 'eni'
-          ? {
-              id: random.awsId('eni'),
-              mac: `0a:${random.hex(10).replace(/(..)(?!$)/g, '$1:')}`,
-              subnetId: random.awsId('subnet'),
-              subnetCidr: zoneSubnet(z).cidr,
-              vpcId,
-              securityGroups: [securityGroup],
-              pool: this.allocations.blockAddresses(name, ENI_POOL_SIZE),
-            }
-          : undefined;
-      const cilium = {
-        routerIp: this.allocations.routerIp(name),
-        healthIp: this.allocations.healthIp(name),
-        ...(eni ? { eni } : { podCidr: this.allocations.podCidr(name) }),
-      };
-      this.store.create(R.ciliumnodes, makeCiliumNode(node, facts, cilium));
-      const record: NodeRecord = {
-        index,
-        name,
-        uid: node.metadata.uid as string,
-        ip,
-        zone,
-        instanceId: facts.instanceId,
-        nodegroup,
-        agentReady: facts.agentReady,
-        healthIp: cilium.healthIp,
-      };
-      this.nodes.push(record);
-      this.nodesByName.set(name, record);
-    }
-    this.cluster.aws = { region: REGION, securityGroups: securityGroups.all, instanceSecurityGroups };
   }
 
   /** The `cilium` DaemonSet, and for each of its pods the agent state exec answers from. */

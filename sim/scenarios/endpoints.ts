@@ -1,8 +1,11 @@
+import {
+  type LabelSelector,
+  matchLabelSelectorObject as selectorMatches,
+} from '../../src/cluster/label-selector.ts';
 import { R, type SimCluster } from '../cluster.ts';
 import type { KubeObject, Pod } from '../objects.ts';
 import { allocationsOf } from './allocations.ts';
 import { makeEndpoint } from './make/endpoint.ts';
-import { type LabelSelector, selectorMatches } from './selector.ts';
 
 interface NetworkPolicySpec {
   podSelector?: LabelSelector;

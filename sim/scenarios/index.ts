@@ -33,14 +33,16 @@ function scenarioNamed(name: string): Scenario {
   return found;
 }
 
+type Applied = Extract<Scenario, { apply: unknown }>;
+
 /** The scenarios to apply, compositions expanded, each once, in order; and their presets, in order. */
-function expand(names: readonly string[]): { leaves: string[]; presets: ScenarioOptions[] } {
-  const leaves: string[] = [];
+function expand(names: readonly string[]): { leaves: Applied[]; presets: ScenarioOptions[] } {
+  const leaves: Applied[] = [];
   const presets: ScenarioOptions[] = [];
   const visit = (name: string) => {
     const scenario = scenarioNamed(name);
     if ('composes' in scenario) scenario.composes.forEach(visit);
-    else if (!leaves.includes(name)) leaves.push(name);
+    else if (!leaves.includes(scenario)) leaves.push(scenario);
     if (scenario.presets) presets.push(scenario.presets);
   };
   names.forEach(visit);
@@ -67,10 +69,7 @@ export function buildScenario(
   validateOptions(resolved);
   const builder = new ClusterBuilder(resolved, scenarioNames);
   builder.installBase();
-  for (const name of leaves) {
-    const scenario = SCENARIOS[name] as Extract<Scenario, { apply: unknown }>;
-    scenario.apply(builder, resolved);
-  }
+  for (const scenario of leaves) scenario.apply(builder, resolved);
   builder.finish();
   builtPlans.set(builder.cluster, builder.plan);
   return { cluster: builder.cluster, plan: builder.plan };

@@ -51,6 +51,8 @@ export interface ScenarioOptions {
   installIptablesRules?: boolean;
   /** With `install-iptables-rules=false`, whether the agent still creates its (empty) chains. Default true. */
   ciliumChainsWithoutRules?: boolean;
+  /** aws-node pods carry `app.kubernetes.io/name=aws-node` (the EKS add-on; a custom Helm install may not). Default true. */
+  awsNodeNameLabel?: boolean;
   /** Nodes (from the last) whose agent is not ready. Default 0. */
   agentNotReadyNodes?: number;
   /** cilium-config `unmanaged-pod-watcher-interval`: `15`, `15s`, or `0` (off). Default `15`. */
@@ -97,6 +99,7 @@ export function resolveOptions(options: ScenarioOptions): ResolvedOptions {
     installIptablesRules: true,
     ciliumChainsWithoutRules: true,
     agentNotReadyNodes: 0,
+    awsNodeNameLabel: true,
     unmanagedPodWatcherInterval: '15',
     podRestartSelector: 'k8s-app=kube-dns',
     ...(Object.fromEntries(
@@ -134,7 +137,7 @@ export function validateOptions(options: ResolvedOptions): void {
       throw new Error(`scenario option ${name} must be one of ${choices.join(', ')}, got ${String(value)}`);
     }
   }
-  wholeNumber('nodes', options.nodes, 1, 16_384);
+  wholeNumber('nodes', options.nodes, 1, 12_000);
   wholeNumber('podsPerNode', options.podsPerNode, 0, 250);
   wholeNumber('tunnelPort', options.tunnelPort, 1, 65_535);
   wholeNumber('brokenCgroupNodes', options.brokenCgroupNodes, 0, options.nodes);

@@ -8,6 +8,10 @@ const K8S_ALPHABET = 'bcdfghjklmnpqrstvwxz2456789';
 
 /** Hex digits drawn per refill: slicing one long string beats encoding many short ones. */
 const HEX_POOL_BYTES = 4096;
+const HEX_DIGITS = Buffer.from('0123456789abcdef');
+const DASH = 0x2d;
+/** A UUID is written here as ASCII, so it becomes one flat string, not a tree of slices. */
+const uuidScratch = Buffer.alloc(36);
 
 export class Random {
   private state: number;
@@ -57,9 +61,19 @@ export class Random {
 
   /** An RFC 4122 version 4 UUID. */
   uuid(): string {
-    const h = this.hex(32);
-    const variant = ((Number.parseInt(h[16] as string, 16) & 0x3) | 0x8).toString(16);
-    return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-${variant}${h.slice(17, 20)}-${h.slice(20, 32)}`;
+    let word = 0;
+    let digits = 0;
+    for (let i = 0; i < 36; i++) {
+      if (i === 8 || i === 13 || i === 18 || i === 23) {
+        uuidScratch[i] = DASH;
+        continue;
+      }
+      if (digits % 8 === 0) word = this.uint32();
+      const nibble = (word >>> ((digits++ % 8) * 4)) & 15;
+      const digit = i === 14 ? 4 : i === 19 ? (nibble & 3) | 8 : nibble;
+      uuidScratch[i] = HEX_DIGITS[digit] as number;
+    }
+    return uuidScratch.toString('latin1');
   }
 
   /** An EC2 id such as `i-0123456789abcdef0` (`prefix-0` and 16 hex digits). */

@@ -6,7 +6,7 @@ import { type PodRef, podRef } from './plan.ts';
 import type { Scenario } from './scenario.ts';
 
 /** Seconds since the young pod started: inside the 30 s grace period. */
-export const YOUNG_POD_AGE_SECONDS = 10;
+const YOUNG_POD_AGE_SECONDS = 10;
 
 /**
  * Incident 1: pods that started before the Cilium agent on their node was ready, and never got a
@@ -111,7 +111,7 @@ export const unmanagedPods: Scenario = {
       evictable: [...on(checkout, late), ...on(logShipper, late), ...on(otelAgent, later)],
       blockedByBudget: on(ledger, later),
       onNotReadyAgent: [...onNotReady(logShipper), ...onNotReady(otelAgent)],
-      young: [],
+      young: on(recommendations, late),
       mirror: [podRef(mirror)],
       hostNetwork: refs(hostNetwork),
       awsNode: refs(hostNetwork.filter((pod) => pod.metadata.labels?.['k8s-app'] === 'aws-node')),

@@ -5,10 +5,6 @@ export function isoTime(date: Date): string {
   return date.toISOString().replace(/\.\d{3}Z$/, 'Z');
 }
 
-export function secondsBefore(now: Date, seconds: number): Date {
-  return new Date(now.getTime() - seconds * 1000);
-}
-
 /** The controller reference a ReplicaSet, DaemonSet or Deployment puts on what it creates. */
 export function controllerRef(owner: KubeObject): OwnerReference {
   return Object.freeze({

@@ -2,7 +2,7 @@ import { AGENT_NOT_READY_TAINT } from '../../cluster.ts';
 import type { KubeObject } from '../../objects.ts';
 import { REGION } from '../addresses.ts';
 
-export const KUBELET_VERSION = 'v1.33.5-eks-113cf36';
+const KUBELET_VERSION = 'v1.33.5-eks-113cf36';
 const INSTANCE_TYPE = 'm6i.2xlarge';
 
 /** What makes one EKS worker node itself. */

@@ -40,14 +40,15 @@ export interface PodFacts {
 
 const imageIds = new Map<string, string>();
 
-/** The digest-pinned image id the kubelet reports; stable per image. */
+/** The image id the kubelet reports, `<repository>@sha256:<digest>`; stable per image. */
 function imageIdOf(image: string): string {
   let id = imageIds.get(image);
   if (!id) {
-    const [repository] = image.split(/[@:](?=[^/]*$)/);
-    id = image.includes('@sha256:')
-      ? image
-      : `${repository}@sha256:${createHash('sha256').update(image).digest('hex')}`;
+    const nameStart = image.lastIndexOf('/') + 1;
+    const tagStart = image.slice(nameStart).search(/[:@]/);
+    const repository = tagStart < 0 ? image : image.slice(0, nameStart + tagStart);
+    const pinned = image.split('@sha256:')[1];
+    id = `${repository}@sha256:${pinned ?? createHash('sha256').update(image).digest('hex')}`;
     imageIds.set(image, id);
   }
   return id;

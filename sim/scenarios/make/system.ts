@@ -3,12 +3,16 @@ import type { TemplateInput } from './workloads.ts';
 /** The EKS add-ons' ECR registry for us-west-2. */
 const EKS_REGISTRY = '602401143452.dkr.ecr.us-west-2.amazonaws.com';
 
-/** The AWS VPC CNI DaemonSet as the EKS add-on installs it: hostNetwork, both identifying labels. */
-export function awsNodeTemplate(): TemplateInput {
+/**
+ * The AWS VPC CNI DaemonSet, hostNetwork. The EKS add-on labels its pods `k8s-app=aws-node` and
+ * `app.kubernetes.io/name=aws-node`; a custom Helm install may set only the first.
+ */
+export function awsNodeTemplate(nameLabel: boolean): TemplateInput {
   return {
     labels: {
-      'app.kubernetes.io/instance': 'aws-vpc-cni',
-      'app.kubernetes.io/name': 'aws-node',
+      ...(nameLabel
+        ? { 'app.kubernetes.io/instance': 'aws-vpc-cni', 'app.kubernetes.io/name': 'aws-node' }
+        : {}),
       'k8s-app': 'aws-node',
     },
     containers: [

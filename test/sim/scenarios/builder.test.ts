@@ -240,6 +240,15 @@ describe('version and tool variants', () => {
     expect(agentOf({ kubeProxyReplacement: 'partial' })?.kubeProxyReplacementMode).toBe('Partial');
   });
 
+  it('can label aws-node as a custom Helm install does: k8s-app only', () => {
+    const { cluster } = buildScenario(['healthy'], { now: clock, awsNodeNameLabel: false });
+    const awsNode = pods(cluster, 'kube-system').filter(
+      (pod) => pod.metadata.labels?.['k8s-app'] === 'aws-node',
+    );
+    expect(awsNode.length).toBeGreaterThan(0);
+    for (const pod of awsNode) expect(pod.metadata.labels?.['app.kubernetes.io/name']).toBeUndefined();
+  });
+
   it('rejects impossible options by name', () => {
     expect(() => buildScenario(['healthy'], { nodes: 0 })).toThrow(
       /scenario option nodes must be a whole number/,
