@@ -1,6 +1,7 @@
-import { parseLabelSelector } from '../../src/cluster/label-selector.ts';
+import { type LabelMatcher, parseLabelSelector } from '../../src/cluster/label-selector.ts';
 import { AGENT_NOT_READY_TAINT, AWS_NODE_SELECTOR } from '../../src/engine/actuator.ts';
 import type { PodFacts } from './pod-facts.ts';
+import { deletePodCommand } from './wording.ts';
 
 /**
  * Why the responder leaves an unmanaged pod alone. The actuator enforces the same rules on every
@@ -20,10 +21,30 @@ export interface AgentHealth {
   tainted: ReadonlySet<string>;
 }
 
-export function holdFor(pod: PodFacts, agents: AgentHealth, excludeSelectors: readonly string[]): Hold | undefined {
-  for (const selector of [AWS_NODE_SELECTOR, ...excludeSelectors]) {
-    if (parseLabelSelector(selector)(pod.labels)) return { kind: 'excluded', selector };
-  }
+export interface Exclusion {
+  selector: string;
+  matches: LabelMatcher;
+}
+
+/** aws-node's selector and the configured ones, parsed once; a bad one is a config error that names it. */
+export function exclusions(excludeSelectors: readonly string[]): Exclusion[] {
+  return [AWS_NODE_SELECTOR, ...excludeSelectors].map((selector) => {
+    try {
+      return { selector, matches: parseLabelSelector(selector) };
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      throw new Error(`invalid exclude selector "${selector}": ${reason}`);
+    }
+  });
+}
+
+export function holdFor(
+  pod: PodFacts,
+  agents: AgentHealth,
+  excluded: readonly Exclusion[],
+): Hold | undefined {
+  const exclusion = excluded.find(({ matches }) => matches(pod.labels));
+  if (exclusion) return { kind: 'excluded', selector: exclusion.selector };
   if (pod.mirror) return { kind: 'mirror' };
   if (agents.tainted.has(pod.node)) return { kind: 'agent-not-ready', node: pod.node, cause: 'taint' };
   const ready = agents.agentReady.get(pod.node);
@@ -41,8 +62,12 @@ const AGENT_CAUSE = {
 } as const;
 
 /** Why it is left alone (one clause) and how a person fixes it. */
-export function explainHold(hold: Hold, pod: PodFacts, ciliumNamespace: string): { reason: string; fix: string } {
-  const deleteIt = `kubectl -n ${pod.namespace} delete pod ${pod.name}`;
+export function explainHold(
+  hold: Hold,
+  pod: PodFacts,
+  ciliumNamespace: string,
+): { reason: string; fix: string } {
+  const deleteIt = deletePodCommand(pod);
   switch (hold.kind) {
     case 'excluded':
       return {
@@ -51,7 +76,7 @@ export function explainHold(hold: Hold, pod: PodFacts, ciliumNamespace: string):
       };
     case 'mirror':
       return {
-        reason: 'static (mirror) pod, which only its node can restart',
+        reason: 'only the kubelet on its node can restart it',
         fix: `On ${pod.node}, move its manifest out of the kubelet's static pod directory and back (or restart the kubelet)`,
       };
     case 'agent-not-ready':
@@ -66,4 +91,3 @@ export function explainHold(hold: Hold, pod: PodFacts, ciliumNamespace: string):
       };
   }
 }
-

@@ -1,7 +1,7 @@
 import { type KubeObject, RESOURCES } from '../../src/cluster/types.ts';
 import { AGENT_NOT_READY_TAINT } from '../../src/engine/actuator.ts';
 import type { StepContext } from '../../src/engine/types.ts';
-import { type AgentHealth, type Hold, holdFor } from './hold.ts';
+import { type AgentHealth, exclusions, type Hold, holdFor } from './hold.ts';
 import type { UnmanagedPodsParams } from './params.ts';
 import { ageSeconds, type PodFacts, podFacts, podKey } from './pod-facts.ts';
 
@@ -78,7 +78,9 @@ export async function scanCluster(ctx: StepContext<UnmanagedPodsParams>): Promis
     ),
   );
   const endpoints = new Set(
-    endpointLists.flat().map(({ metadata }) => podKey({ namespace: metadata.namespace ?? '', name: metadata.name })),
+    endpointLists
+      .flat()
+      .map(({ metadata }) => podKey({ namespace: metadata.namespace ?? '', name: metadata.name })),
   );
   const seenUids = new Set<string>();
   const withoutEndpoint = (object: KubeObject): PodFacts | undefined => {
@@ -99,8 +101,9 @@ export async function scanCluster(ctx: StepContext<UnmanagedPodsParams>): Promis
   const { unmanaged, young } = splitByAge(candidates, ctx.now(), graceSeconds);
   if (unmanaged.length > 0) {
     const agents = await agentHealth(ctx);
+    const excluded = exclusions(ctx.limits.excludeSelectors);
     for (const pod of unmanaged) {
-      const hold = holdFor(pod, agents, ctx.limits.excludeSelectors);
+      const hold = holdFor(pod, agents, excluded);
       if (hold) pod.hold = hold;
     }
   }

@@ -2,7 +2,8 @@ import type { DoneAction, StepContext } from '../../src/engine/types.ts';
 import type { UnmanagedPodsParams } from './params.ts';
 import { type Scan, scanCluster, type UnmanagedPod } from './scan.ts';
 
-/** What the steps of one run hand each other through `ctx.state`. */
+// What the steps of one run hand each other through `ctx.state`, behind typed accessors.
+
 type Ctx = StepContext<UnmanagedPodsParams>;
 
 const FIRST_SCAN = 'unmanaged-pods/first-scan';

@@ -4,21 +4,22 @@ import { type LabelMatcher, parseLabelSelector } from '../../src/cluster/label-s
 export const INTERVAL_KEY = 'unmanaged-pod-watcher-interval';
 export const SELECTOR_KEY = 'pod-restart-selector';
 /** What the operator uses when the keys are absent. */
-export const DEFAULT_INTERVAL_SECONDS = 15;
-export const DEFAULT_SELECTOR = 'k8s-app=kube-dns';
+const DEFAULT_INTERVAL_SECONDS = 15;
+const DEFAULT_SELECTOR = 'k8s-app=kube-dns';
 
 /** Seconds per Go duration unit (time.ParseDuration accepts both spellings of micro). */
 const UNIT_SECONDS: Record<string, number> = {
   ns: 1e-9,
   us: 1e-6,
-  'µs': 1e-6,
-  'μs': 1e-6,
+  µs: 1e-6,
+  μs: 1e-6,
   ms: 1e-3,
   s: 1,
   m: 60,
   h: 3600,
 };
-const GO_DURATION = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:ns|us|µs|μs|ms|s|m|h)(?:(?:\d+(?:\.\d*)?|\.\d+)(?:ns|us|µs|μs|ms|s|m|h))*$/;
+const GO_DURATION =
+  /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:ns|us|µs|μs|ms|s|m|h)(?:(?:\d+(?:\.\d*)?|\.\d+)(?:ns|us|µs|μs|ms|s|m|h))*$/;
 const DURATION_PART = /(\d+(?:\.\d*)?|\.\d+)(ns|us|µs|μs|ms|s|m|h)/g;
 
 /**
@@ -38,11 +39,11 @@ export function parseWatcherInterval(text: string): number | undefined {
 
 export type IntervalSetting =
   | { ok: true; text: string; seconds: number; fromDefault: boolean }
-  | { ok: false; text: string; problem: string };
+  | { ok: false; text: string; problem: string; fromDefault: false };
 
 export type SelectorSetting =
   | { ok: true; text: string; matches: LabelMatcher; fromDefault: boolean }
-  | { ok: false; text: string; problem: string };
+  | { ok: false; text: string; problem: string; fromDefault: false };
 
 export interface WatcherConfig {
   interval: IntervalSetting;
@@ -50,10 +51,17 @@ export interface WatcherConfig {
 }
 
 function intervalSetting(raw: string | undefined): IntervalSetting {
-  if (raw === undefined) return { ok: true, text: `${DEFAULT_INTERVAL_SECONDS}s`, seconds: DEFAULT_INTERVAL_SECONDS, fromDefault: true };
+  if (raw === undefined)
+    return {
+      ok: true,
+      text: `${DEFAULT_INTERVAL_SECONDS}s`,
+      seconds: DEFAULT_INTERVAL_SECONDS,
+      fromDefault: true,
+    };
   const seconds = parseWatcherInterval(raw);
-  if (seconds === undefined) return { ok: false, text: raw, problem: 'is neither whole seconds (15) nor a duration (15s)' };
-  if (seconds < 0) return { ok: false, text: raw, problem: 'is negative' };
+  const invalid = (problem: string) => ({ ok: false, text: raw, problem, fromDefault: false }) as const;
+  if (seconds === undefined) return invalid('is neither whole seconds (15) nor a duration (15s)');
+  if (seconds < 0) return invalid('is negative');
   return { ok: true, text: raw, seconds, fromDefault: false };
 }
 
@@ -63,7 +71,8 @@ function selectorSetting(raw: string | undefined): SelectorSetting {
     // An empty selector is valid: the operator then restarts every unmanaged pod.
     return { ok: true, text, matches: parseLabelSelector(text), fromDefault: raw === undefined };
   } catch (error) {
-    return { ok: false, text, problem: `is not a label selector: ${error instanceof Error ? error.message : String(error)}` };
+    const reason = error instanceof Error ? error.message : String(error);
+    return { ok: false, text, problem: `is not a label selector: ${reason}`, fromDefault: false };
   }
 }
 

@@ -18,3 +18,8 @@ export function listSome(items: readonly string[], shown = 5): string {
 export function count(n: number, noun: string): string {
   return `${n} ${noun}${n === 1 ? '' : 's'}`;
 }
+
+/** The by-hand restart: the pod's controller recreates it. */
+export function deletePodCommand(pod: { namespace: string; name: string }): string {
+  return `kubectl -n ${pod.namespace} delete pod ${pod.name}`;
+}
