@@ -46,6 +46,11 @@ export function isWorldIdentity(identity: number | undefined): boolean {
   return identity === 2 || identity === 9 || identity === 10;
 }
 
+/** The drops that show a probe to `ip` denied because it came from world: the incident's signature. */
+export function worldPolicyDropsTo(ip: string, drops: readonly Drop[]): Drop[] {
+  return drops.filter((d) => d.policyDenied && isWorldIdentity(d.sourceIdentity) && d.destination?.ip === ip);
+}
+
 const MONITOR_HEADER = /^(Listening for events on \d+ CPUs|Press Ctrl-C to quit)/;
 const MONITOR_DROP = /^xx drop \((.+)\) flow .*, identity ([\w.-]+)->([\w.-]+): (.*)$/;
 /** `10.0.1.5:43210 -> 10.0.2.7:8080 tcp SYN`, `[fd00::1]:80 -> [fd00::2]:8080 tcp SYN`, or ICMP without ports. */
@@ -93,7 +98,10 @@ const hubbleFlow = z.object({
 });
 const hubbleLine = z.union([z.object({ flow: hubbleFlow }), hubbleFlow.transform((flow) => ({ flow }))]);
 /** What `hubble observe -o json` prints besides flows. */
-const hubbleNotice = z.union([z.object({ lost_events: z.object({}) }), z.object({ node_status: z.object({}) })]);
+const hubbleNotice = z.union([
+  z.object({ lost_events: z.object({}) }),
+  z.object({ node_status: z.object({}) }),
+]);
 
 function withPort(ip: string | undefined, port: number | undefined): Address | undefined {
   if (ip === undefined) return undefined;
@@ -143,7 +151,9 @@ export function parseDrops(output: string): Drop[] {
     const line = raw.trim();
     if (line === '' || MONITOR_HEADER.test(line)) return;
     const fail = (detail: string) =>
-      new Error(`unexpected drop monitor output at line ${index + 1} (${JSON.stringify(line.slice(0, 120))}): ${detail}`);
+      new Error(
+        `unexpected drop monitor output at line ${index + 1} (${JSON.stringify(line.slice(0, 120))}): ${detail}`,
+      );
     let drop: Drop | undefined;
     if (line.startsWith('{')) {
       try {

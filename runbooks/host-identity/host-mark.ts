@@ -5,8 +5,8 @@ import type { IptablesRule, IptablesSave } from './iptables-save.ts';
  * (pkg/datapath/iptables). The excluded-marks list before it differs between versions, so only
  * the comment and the mark identify it.
  */
-export const HOST_MARK_COMMENT = 'cilium: host->any mark as from host';
-export const OUTPUT_FEEDER_COMMENT = 'cilium-feeder: CILIUM_OUTPUT';
+const HOST_MARK_COMMENT = 'cilium: host->any mark as from host';
+const OUTPUT_FEEDER_COMMENT = 'cilium-feeder: CILIUM_OUTPUT';
 const HOST_MARK = { value: 0xc00, mask: 0xf00 };
 
 /** `0xc00/0xf00` (or `0x00000c00/0x00000f00`) as numbers. */
@@ -44,7 +44,10 @@ export function hasOutputFeeder(save: IptablesSave): boolean {
 export function ciliumOutputLines(save: IptablesSave): string[] {
   const chain = filterChain(save, 'CILIUM_OUTPUT');
   if (!chain) return [];
-  return [`:${chain.name} ${chain.policy} [${chain.counters.packets}:${chain.counters.bytes}]`, ...chain.rules.map((r) => r.text)];
+  return [
+    `:${chain.name} ${chain.policy} [${chain.counters.packets}:${chain.counters.bytes}]`,
+    ...chain.rules.map((r) => r.text),
+  ];
 }
 
 export type HostMarkState = 'present' | 'rule-missing' | 'feeder-missing' | 'no-cilium-chains';

@@ -108,7 +108,7 @@ function parseRule(text: string, counters: Counters | undefined): IptablesRule {
 }
 
 /** Counters from a `[packets:bytes]` pair of digit strings. */
-function counters(packets: string | undefined, bytes: string | undefined): Counters {
+function countersOf(packets: string | undefined, bytes: string | undefined): Counters {
   return { packets: Number(packets), bytes: Number(bytes) };
 }
 
@@ -150,7 +150,12 @@ export function parseIptablesSave(output: string): IptablesSave {
     const chain = CHAIN.exec(text);
     if (chain) {
       const name = chain[1] as string;
-      table.chains.set(name, { name, policy: chain[2] as string, counters: counters(chain[3], chain[4]), rules: [] });
+      table.chains.set(name, {
+        name,
+        policy: chain[2] as string,
+        counters: countersOf(chain[3], chain[4]),
+        rules: [],
+      });
       return;
     }
     const withCounters = RULE_COUNTERS.exec(text);
@@ -158,7 +163,7 @@ export function parseIptablesSave(output: string): IptablesSave {
     if (!ruleText.startsWith('-A ')) throw new IptablesSaveError('neither a chain, a rule nor COMMIT', at);
     let rule: IptablesRule;
     try {
-      rule = parseRule(ruleText, withCounters ? counters(withCounters[1], withCounters[2]) : undefined);
+      rule = parseRule(ruleText, withCounters ? countersOf(withCounters[1], withCounters[2]) : undefined);
     } catch (error) {
       throw new IptablesSaveError((error as Error).message, at);
     }

@@ -1,0 +1,44 @@
+import type { AgentPod, CiliumFacade } from '../../src/cluster/types.ts';
+import type { Evidence } from '../../src/engine/types.ts';
+import { ciliumOutputLines, type HostMarkState, hostMarkState } from './host-mark.ts';
+import { parseIptablesSave } from './iptables-save.ts';
+
+/** One agent's filter table, as far as the host mark goes. */
+export interface HostMarkReading {
+  state: HostMarkState;
+  evidence: Evidence;
+}
+
+/** The command's own words when it failed: its stderr, else the exec status message. */
+export function commandFailure(result: {
+  command: string[];
+  exitCode: number;
+  stderr: Buffer;
+  message?: string;
+}): Error {
+  const said = result.stderr.toString('utf8').trim() || result.message || 'no output';
+  return new Error(`${result.command.join(' ')} exited ${result.exitCode}: ${said.slice(0, 300)}`);
+}
+
+/**
+ * `iptables-save -t filter` in the agent (wrapper, then the nft and legacy tools), parsed. A
+ * failed command or unreadable output throws: it must never read as "no rule".
+ */
+export async function readHostMark(cilium: CiliumFacade, agent: AgentPod): Promise<HostMarkReading> {
+  const result = await cilium.iptablesSave(agent, 'filter');
+  if (result.exitCode !== 0) throw commandFailure(result);
+  const save = parseIptablesSave(result.stdout.toString('utf8'));
+  const chain = ciliumOutputLines(save);
+  const backend = save.generatedBy
+    ? `${save.backend} backend (${save.generatedBy})`
+    : 'backend unknown (no header)';
+  return {
+    state: hostMarkState(save),
+    evidence: {
+      source: `${agent.node}: ${result.command.join(' ')}`,
+      text: [backend, ...(chain.length > 0 ? chain : ['no CILIUM_OUTPUT chain in the filter table'])].join(
+        '\n',
+      ),
+    },
+  };
+}

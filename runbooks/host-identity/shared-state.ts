@@ -1,0 +1,30 @@
+import type { AgentPod } from '../../src/cluster/types.ts';
+import type { StepContext } from '../../src/engine/types.ts';
+import type { HostMarkState } from './host-mark.ts';
+
+export interface MissingRule {
+  agent: AgentPod;
+  state: Exclude<HostMarkState, 'present'>;
+}
+
+/** What the steps of one run learn and pass on. */
+export interface HostIdentityFacts {
+  /** cilium-config `install-iptables-rules` (unset means true). */
+  installRules: boolean;
+  /** Agents without an effective host mark rule, by node name. */
+  missing: MissingRule[];
+  /** Agents restarted in this run: node → the deleted pod's uid. */
+  restarted: Map<string, string>;
+}
+
+const KEY = 'host-identity';
+
+/** The run's facts, created by the first step that asks. */
+export function facts(ctx: StepContext<unknown>): HostIdentityFacts {
+  let found = ctx.state.get(KEY) as HostIdentityFacts | undefined;
+  if (!found) {
+    found = { installRules: true, missing: [], restarted: new Map() };
+    ctx.state.set(KEY, found);
+  }
+  return found;
+}

@@ -1,0 +1,46 @@
+import { outcome, statusFor } from '../../../src/engine/outcome.ts';
+import type { Evidence, Finding, Step } from '../../../src/engine/types.ts';
+import { readHostMark } from '../agent-check.ts';
+import { agentFailureOutcome } from '../agent-errors.ts';
+import { hostMarkFinding } from '../findings.ts';
+import type { HostIdentityParams } from '../params.ts';
+import { facts } from '../shared-state.ts';
+
+/** Evidence for this many nodes at most: on a large cluster the findings already name every node. */
+const EVIDENCE_NODES = 10;
+
+/** Every agent's filter table: does CILIUM_OUTPUT mark host traffic, and does OUTPUT feed it? */
+export const hostMarkRule: Step<HostIdentityParams> = {
+  id: 'host-mark-rule',
+  title: 'Each agent marks host traffic (CILIUM_OUTPUT host mark rule)',
+  writes: false,
+  async run(ctx) {
+    const known = facts(ctx);
+    if ((await ctx.cilium.agents()).length === 0) {
+      return outcome('error', `no Cilium agent pods (k8s-app=cilium) in namespace ${ctx.cilium.namespace}`);
+    }
+    const results = await ctx.cilium.forEachAgent((agent) => readHostMark(ctx.cilium, agent), {
+      concurrency: ctx.limits.concurrency,
+      signal: ctx.signal,
+      onProgress: (done, total) => ctx.progress(done, total, 'agents checked'),
+    });
+    const findings: Finding[] = [];
+    const evidence: Evidence[] = [];
+    for (const result of results) {
+      if (!result.ok || result.value.state === 'present') continue;
+      const missing = { agent: result.agent, state: result.value.state };
+      known.missing.push(missing);
+      findings.push(hostMarkFinding(missing, known.installRules));
+      if (evidence.length < EVIDENCE_NODES) evidence.push(result.value.evidence);
+    }
+    const failed = results.filter((r) => !r.ok);
+    if (failed.length > 0) {
+      return agentFailureOutcome(failed, results.length, { findings, evidence });
+    }
+    const summary =
+      findings.length === 0
+        ? `host mark rule present on all ${results.length} nodes`
+        : `host mark rule missing on ${findings.length} of ${results.length} nodes`;
+    return outcome(statusFor(findings), summary, { findings, evidence });
+  },
+};

@@ -1,0 +1,83 @@
+import type { AgentPod } from '../../../src/cluster/types.ts';
+import { outcome, statusFor } from '../../../src/engine/outcome.ts';
+import type { Evidence, Finding, Step } from '../../../src/engine/types.ts';
+import { agentFailureOutcome } from '../agent-errors.ts';
+import { type Drop, worldPolicyDropsTo } from '../drops.ts';
+import { POLICY_DENIED_FROM_HOST } from '../findings.ts';
+import type { HostIdentityParams } from '../params.ts';
+import { type ProbedPod, podsFailingProbesUnderPolicy } from '../probe-failures.ts';
+import { facts } from '../shared-state.ts';
+import { watchDrops } from '../watch-drops.ts';
+
+function describeDrop(drop: Drop): string {
+  const port = (address: Drop['source']) => (address?.port === undefined ? '' : `:${address.port}`);
+  const summary = drop.summary ? ` ${drop.summary}` : '';
+  return `${drop.source?.ip ?? '?'}${port(drop.source)} -> ${drop.destination?.ip}${port(drop.destination)}${summary}`;
+}
+
+function finding(pod: ProbedPod, drops: readonly Drop[], ruleMissing: boolean): Finding {
+  const first = drops[0] as Drop;
+  const fromNode = first.source?.ip === pod.hostIP ? ' (the node itself)' : '';
+  const policies = pod.policies.join(', ');
+  return {
+    code: POLICY_DENIED_FROM_HOST,
+    target: `${pod.namespace}/${pod.name}`,
+    severity: 'critical',
+    message: `probes dropped as world by NetworkPolicy ${policies}: ${drops.length} "${first.reason}" drops, e.g. ${describeDrop(first)}${fromNode}`,
+    fix: ruleMissing
+      ? `Restore the host mark rule on ${pod.node} (see HOST_MARK_RULE_MISSING); the probes then pass with no policy change`
+      : `${pod.node} has the host mark rule, yet probes arrive as world: check the probe source, or allow it in ${policies}`,
+  };
+}
+
+/**
+ * Pods failing probes under a restricting NetworkPolicy, and the world -> pod "Policy denied"
+ * drops their agents see: the incident's symptom, tied to its cause. Only agents on nodes with
+ * such pods are watched, each for `monitorSeconds`.
+ */
+export const policyDrops: Step<HostIdentityParams> = {
+  id: 'policy-drops',
+  title: 'Probes to policy-selected pods dropped as world',
+  writes: false,
+  async run(ctx) {
+    const pods = await podsFailingProbesUnderPolicy(ctx.kube);
+    if (pods.length === 0) {
+      return outcome('pass', 'no pod fails probes under an ingress-restricting NetworkPolicy');
+    }
+    const nodes = new Set(pods.map((pod) => pod.node));
+    const watched = (await ctx.cilium.agents()).filter((agent) => nodes.has(agent.node));
+    const results = await ctx.cilium.forEachAgent(
+      (agent: AgentPod) =>
+        nodes.has(agent.node)
+          ? watchDrops(ctx.cilium, agent, ctx.params.monitorSeconds)
+          : Promise.resolve([]),
+      { concurrency: ctx.limits.concurrency, signal: ctx.signal },
+    );
+    const dropsByNode = new Map(results.flatMap((r) => (r.ok ? [[r.agent.node, r.value] as const] : [])));
+    const missingOn = new Set(facts(ctx).missing.map((m) => m.agent.node));
+    const findings: Finding[] = [];
+    const evidence: Evidence[] = [];
+    for (const pod of pods) {
+      const drops = worldPolicyDropsTo(pod.ip, dropsByNode.get(pod.node) ?? []);
+      const where = `${pod.namespace}/${pod.name} on ${pod.node}`;
+      if (drops.length === 0) {
+        evidence.push({
+          source: where,
+          text: `fails probes, but no world drops to ${pod.ip} in ${ctx.params.monitorSeconds} s`,
+        });
+        continue;
+      }
+      findings.push(finding(pod, drops, missingOn.has(pod.node)));
+      evidence.push({
+        source: where,
+        text: [pod.lastFailure, ...drops.slice(0, 3).map(describeDrop)].join('\n'),
+      });
+    }
+    const failed = results.filter((r) => !r.ok);
+    if (failed.length > 0) {
+      return agentFailureOutcome(failed, watched.length, { findings, evidence });
+    }
+    const summary = `${findings.length} of ${pods.length} probe-failing pods dropped as world`;
+    return outcome(statusFor(findings), summary, { findings, evidence });
+  },
+};

@@ -1,0 +1,91 @@
+import { type RetryOptions, WebClient } from '@slack/web-api';
+import type { Report } from '../engine/types.ts';
+import type { ChatBlock } from './block-kit.ts';
+import { reportBlocks } from './blocks.ts';
+import { slackCallError } from './slack-error.ts';
+import { memoryThreadIndex } from './thread-index.ts';
+import type { ChatSink, ChatTarget, ThreadIndex, ThreadRef } from './types.ts';
+
+/**
+ * Retries after a 429 (the client first sleeps for the response's Retry-After) or a network
+ * failure; bounded, so a worker's report never waits on Slack for long. Slack's own errors
+ * (`ok: false`) are not retried: they do not go away by themselves.
+ */
+export const SLACK_RETRIES: RetryOptions = { retries: 3, factor: 2, minTimeout: 500, maxTimeout: 5000 };
+
+export interface SlackSinkOptions {
+  /** The bot token (`xoxb-…`) with the chat:write scope. */
+  token: string;
+  /** Slack's Web API base URL; tests point it at a local fake. */
+  slackApiUrl?: string;
+  /** Where thread roots are remembered; in memory unless a persistent index is given. */
+  threads?: ThreadIndex;
+  retryConfig?: RetryOptions;
+  /** Per request. */
+  timeoutMs?: number;
+}
+
+/** Errors that mean the thread's root message is gone: post a new root instead. */
+const ROOT_GONE = new Set(['message_not_found', 'cant_update_message']);
+
+/** Posts each report as a Block Kit message, one thread per threadKey, edited in place on later runs. */
+export function slackSink(options: SlackSinkOptions): ChatSink {
+  const client = new WebClient(options.token, {
+    slackApiUrl: options.slackApiUrl ?? 'https://slack.com/api/',
+    retryConfig: options.retryConfig ?? SLACK_RETRIES,
+    timeout: options.timeoutMs ?? 10_000,
+  });
+  const threads = options.threads ?? memoryThreadIndex();
+
+  async function post(
+    target: ChatTarget,
+    message: { text: string; blocks?: ChatBlock[] },
+    threadTs?: string,
+  ): Promise<ThreadRef> {
+    try {
+      const posted = await client.chat.postMessage({
+        channel: target.channel,
+        ...message,
+        ...(threadTs ? { thread_ts: threadTs } : {}),
+      });
+      if (!posted.ts) throw new Error('the response has no ts');
+      // Slack answers with the channel id; chat.update needs it, not the name.
+      return { channel: posted.channel ?? target.channel, ts: posted.ts };
+    } catch (error) {
+      throw slackCallError('chat.postMessage', error);
+    }
+  }
+
+  /** True when the root was edited; false when it is gone and a new one must be posted. */
+  async function update(root: ThreadRef, report: Report): Promise<boolean> {
+    try {
+      await client.chat.update({ channel: root.channel, ts: root.ts, ...reportBlocks(report) });
+      return true;
+    } catch (error) {
+      const failure = slackCallError('chat.update', error);
+      if (ROOT_GONE.has(failure.code)) return false;
+      throw failure;
+    }
+  }
+
+  return {
+    async postReport(report, target) {
+      const root = await threads.get(target.threadKey);
+      if (root && (await update(root, report))) return { threadTs: root.ts };
+      const posted = await post(target, reportBlocks(report));
+      await threads.set(target.threadKey, posted);
+      return { threadTs: posted.ts };
+    },
+
+    async postText(target, text) {
+      const root = await threads.get(target.threadKey);
+      if (root) {
+        await post({ ...target, channel: root.channel }, { text }, root.ts);
+        return { threadTs: root.ts };
+      }
+      const posted = await post(target, { text });
+      await threads.set(target.threadKey, posted);
+      return { threadTs: posted.ts };
+    },
+  };
+}

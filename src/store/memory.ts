@@ -1,0 +1,10 @@
+import { memoryBrake } from './memory/brake.ts';
+import { memoryDedupe } from './memory/dedupe.ts';
+import { memoryLeases } from './memory/leases.ts';
+import { memoryRuns } from './memory/runs.ts';
+import type { StateStore } from './types.ts';
+
+/** The state store for one process (the local server, the CLI, tests): nothing survives a restart. */
+export function memoryStore(): StateStore {
+  return { dedupe: memoryDedupe(), leases: memoryLeases(), brake: memoryBrake(), runs: memoryRuns() };
+}

@@ -1,0 +1,23 @@
+import { expiryAt, hasExpired } from '../expiry.ts';
+import type { LeaseStore } from '../types.ts';
+
+interface Lease {
+  owner: string;
+  expiresAt: number;
+}
+
+export function memoryLeases(): LeaseStore {
+  const leases = new Map<string, Lease>();
+  return {
+    // Check and write in one synchronous turn, as in the dedupe store.
+    async acquire(key, owner, ttlSeconds, now) {
+      const held = leases.get(key);
+      if (held && held.owner !== owner && !hasExpired(held.expiresAt, now)) return false;
+      leases.set(key, { owner, expiresAt: expiryAt(now, ttlSeconds) });
+      return true;
+    },
+    async release(key, owner) {
+      if (leases.get(key)?.owner === owner) leases.delete(key);
+    },
+  };
+}

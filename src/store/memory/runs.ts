@@ -1,0 +1,30 @@
+import { runOrderKey } from '../run-order.ts';
+import type { RunRecord, RunStore } from '../types.ts';
+
+/** Plain string order, not locale order: the same order DynamoDB gives its sort keys. */
+function newerFirst(a: string, b: string): number {
+  if (a === b) return 0;
+  return a > b ? -1 : 1;
+}
+
+export function memoryRuns(): RunStore {
+  const records = new Map<string, RunRecord>();
+  // Copies in and out, so a caller changing a record it holds does not rewrite the audit.
+  return {
+    async put(record) {
+      records.set(record.runId, structuredClone(record));
+    },
+    async get(runId) {
+      const record = records.get(runId);
+      return record && structuredClone(record);
+    },
+    async list({ cluster, limit } = {}) {
+      const newestFirst = [...records.values()]
+        .filter((record) => cluster === undefined || record.cluster === cluster)
+        .sort((a, b) => newerFirst(runOrderKey(a), runOrderKey(b)));
+      return newestFirst
+        .slice(0, limit === undefined ? undefined : Math.max(0, limit))
+        .map((r) => structuredClone(r));
+    },
+  };
+}

@@ -1,0 +1,74 @@
+import type { Mode, Report, Verdict } from '../engine/types.ts';
+import type { TriggerSource } from '../triggers/types.ts';
+
+/**
+ * The state the event plane keeps: dedupe keys, leases, the brake, and the audit record of every
+ * run. One port, two adapters (DynamoDB in AWS, memory locally); clocks are passed in.
+ */
+
+export interface DedupeStore {
+  /** Claims `key` for `ttlSeconds`; true for the first claim, false while an earlier one lives. */
+  claim(key: string, ttlSeconds: number, now: Date): Promise<boolean>;
+}
+
+export interface LeaseStore {
+  /** Takes the lease on `key` for `owner` unless another owner holds an unexpired one. */
+  acquire(key: string, owner: string, ttlSeconds: number, now: Date): Promise<boolean>;
+  /** Gives the lease back, only if `owner` still holds it. */
+  release(key: string, owner: string): Promise<void>;
+}
+
+export interface BrakeState {
+  cluster: string;
+  used: number;
+  limit: number;
+  windowEndsAt: string;
+  engaged: boolean;
+}
+
+export interface BrakeStore {
+  /** Counts one cluster write in the current window; false (and counts nothing) when the limit is reached. */
+  take(cluster: string, limit: number, windowSeconds: number, now: Date): Promise<boolean>;
+  state(cluster: string, limit: number, windowSeconds: number, now: Date): Promise<BrakeState>;
+  /** A person's reset: writes may go again at once. */
+  reset(cluster: string): Promise<void>;
+}
+
+export type RunStatus = 'queued' | 'running' | 'done' | 'failed' | 'resolved' | 'duplicate';
+
+/** The audit record of a run: who or what asked, what was planned and done, the verdict, the timings. */
+export interface RunRecord {
+  runId: string;
+  jobId: string;
+  cluster: string;
+  runbook: string;
+  mode: Mode;
+  source: TriggerSource;
+  actor: string;
+  /** Alert names (or the command) that started it. */
+  reason: string;
+  status: RunStatus;
+  verdict?: Verdict;
+  /** Planned writes as `<action>:<target>` keys (what an approval names), and `<action> <target>: <outcome>` done. */
+  plan: string[];
+  actions: string[];
+  error?: string;
+  queuedAt: string;
+  startedAt?: string;
+  finishedAt?: string;
+  report?: Report;
+}
+
+export interface RunStore {
+  put(record: RunRecord): Promise<void>;
+  get(runId: string): Promise<RunRecord | undefined>;
+  /** Newest first. */
+  list(options?: { cluster?: string; limit?: number }): Promise<RunRecord[]>;
+}
+
+export interface StateStore {
+  dedupe: DedupeStore;
+  leases: LeaseStore;
+  brake: BrakeStore;
+  runs: RunStore;
+}

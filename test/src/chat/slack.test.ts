@@ -1,0 +1,157 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { reportBlocks } from '../../../src/chat/blocks.ts';
+import { slackSink } from '../../../src/chat/slack.ts';
+import { SlackCallError } from '../../../src/chat/slack-error.ts';
+import { type SlackCall, startFakeSlack } from './fake-slack.ts';
+import { degraded, healthy } from './reports.ts';
+
+let slack: Awaited<ReturnType<typeof startFakeSlack>>;
+
+beforeEach(async () => {
+  slack = await startFakeSlack();
+});
+
+afterEach(async () => {
+  await slack.close();
+});
+
+const target = { channel: '#cilium-prod', threadKey: 'prod-eu/unmanaged-pods' };
+
+function sink() {
+  return slackSink({ token: 'xoxb-test-token', slackApiUrl: slack.url });
+}
+
+function methods(calls: readonly SlackCall[]): string[] {
+  return calls.map((call) => call.method);
+}
+
+describe('slackSink', () => {
+  it('posts a report as Block Kit with the bot token', async () => {
+    const result = await sink().postReport(degraded, target);
+
+    expect(result).toEqual({ threadTs: '1714564800.000001' });
+    expect(methods(slack.calls)).toEqual(['chat.postMessage']);
+    const [call] = slack.calls;
+    expect(call?.authorization).toBe('Bearer xoxb-test-token');
+    expect(call?.params.channel).toBe('#cilium-prod');
+    const expected = reportBlocks(degraded);
+    expect(call?.params.text).toBe(expected.text);
+    expect(JSON.parse(call?.params.blocks ?? 'null')).toEqual(expected.blocks);
+  });
+
+  it('updates the thread root in place for the same threadKey, by channel id', async () => {
+    const chat = sink();
+    const first = await chat.postReport(degraded, target);
+    const second = await chat.postReport(healthy, target);
+
+    expect(second).toEqual(first);
+    expect(methods(slack.calls)).toEqual(['chat.postMessage', 'chat.update']);
+    const update = slack.calls[1];
+    expect(update?.params.channel).toBe('C0CILIUM01');
+    expect(update?.params.ts).toBe(first.threadTs);
+    expect(update?.params.text).toBe(reportBlocks(healthy).text);
+  });
+
+  it('starts a new thread for another threadKey', async () => {
+    const chat = sink();
+    const first = await chat.postReport(degraded, target);
+    const other = await chat.postReport(degraded, { ...target, threadKey: 'prod-eu/host-identity' });
+
+    expect(other.threadTs).not.toBe(first.threadTs);
+    expect(methods(slack.calls)).toEqual(['chat.postMessage', 'chat.postMessage']);
+  });
+
+  it('posts text as a reply in a known thread, and as a new root otherwise', async () => {
+    const chat = sink();
+    const root = await chat.postReport(degraded, target);
+    await chat.postText(target, 'Alert resolved.');
+    const alone = await chat.postText({ ...target, threadKey: 'prod-eu/tunnel' }, 'Approved by <@U123>.');
+
+    const [, reply, newRoot] = slack.calls;
+    expect(reply?.params).toMatchObject({
+      channel: 'C0CILIUM01',
+      thread_ts: root.threadTs,
+      text: 'Alert resolved.',
+    });
+    expect(newRoot?.params.thread_ts).toBeUndefined();
+    expect(newRoot?.params.channel).toBe('#cilium-prod');
+    expect(alone.threadTs).toBe('1714564800.000003');
+  });
+
+  it('waits out a 429 for its Retry-After, then retries', async () => {
+    slack.script('chat.postMessage', {
+      status: 429,
+      headers: { 'Retry-After': '1' },
+      body: { ok: false, error: 'ratelimited' },
+    });
+
+    const result = await sink().postReport(degraded, target);
+
+    expect(result.threadTs).toBe('1714564800.000001');
+    expect(methods(slack.calls)).toEqual(['chat.postMessage', 'chat.postMessage']);
+    const [limited, retried] = slack.calls;
+    expect((retried?.at ?? 0) - (limited?.at ?? 0)).toBeGreaterThanOrEqual(990);
+  });
+
+  it('gives up after its retries with a clear error', async () => {
+    for (let i = 0; i < 2; i++) {
+      slack.script('chat.postMessage', { status: 429, headers: { 'Retry-After': '1' }, body: { ok: false } });
+    }
+    const chat = slackSink({
+      token: 'xoxb-test-token',
+      slackApiUrl: slack.url,
+      retryConfig: { retries: 1, minTimeout: 0, maxTimeout: 0 },
+    });
+
+    await expect(chat.postReport(degraded, target)).rejects.toThrow(
+      /^Slack chat\.postMessage failed: slack_webapi_request_error \(A rate limit was exceeded .*retry-after: 1\)\)$/,
+    );
+    expect(slack.calls).toHaveLength(2);
+  });
+
+  it('surfaces channel_not_found with what to do, without retrying or remembering a thread', async () => {
+    slack.script('chat.postMessage', { status: 200, body: { ok: false, error: 'channel_not_found' } });
+    const chat = sink();
+
+    const failure = await chat.postReport(degraded, target).catch((error: unknown) => error);
+
+    expect(failure).toBeInstanceOf(SlackCallError);
+    expect(failure).toMatchObject({ method: 'chat.postMessage', code: 'channel_not_found' });
+    expect((failure as Error).message).toBe(
+      'Slack chat.postMessage failed: channel_not_found (check the channel in the config (name or id) and invite the bot to it)',
+    );
+    expect(slack.calls).toHaveLength(1);
+
+    await chat.postReport(degraded, target);
+    expect(methods(slack.calls)).toEqual(['chat.postMessage', 'chat.postMessage']);
+  });
+
+  it('posts a new root when the old one was deleted', async () => {
+    const chat = sink();
+    await chat.postReport(degraded, target);
+    slack.script('chat.update', { status: 200, body: { ok: false, error: 'message_not_found' } });
+
+    const second = await chat.postReport(healthy, target);
+    await chat.postReport(healthy, target);
+
+    expect(methods(slack.calls)).toEqual([
+      'chat.postMessage',
+      'chat.update',
+      'chat.postMessage',
+      'chat.update',
+    ]);
+    expect(second.threadTs).toBe('1714564800.000002');
+    expect(slack.calls[3]?.params.ts).toBe('1714564800.000002');
+  });
+
+  it('fails a chat.update for other reasons instead of posting twice', async () => {
+    const chat = sink();
+    await chat.postReport(degraded, target);
+    slack.script('chat.update', { status: 200, body: { ok: false, error: 'not_in_channel' } });
+
+    await expect(chat.postReport(healthy, target)).rejects.toThrow(
+      'Slack chat.update failed: not_in_channel (invite the bot to the channel)',
+    );
+    expect(methods(slack.calls)).toEqual(['chat.postMessage', 'chat.update']);
+  });
+});

@@ -1,0 +1,111 @@
+import { DynamoDBDocumentClient, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { dynamoStore, type StateStore } from '../../../src/store/index.ts';
+import { type LocalDynamoDB, startLocalDynamoDB } from './local-dynamodb.ts';
+import { describeStateStore, run } from './state-store-suite.ts';
+
+const T0 = new Date('2026-03-02T10:00:00.000Z');
+const T0_SECONDS = T0.getTime() / 1000;
+
+let local: LocalDynamoDB;
+beforeAll(async () => {
+  local = await startLocalDynamoDB();
+});
+afterAll(async () => {
+  await local.stop();
+});
+
+describeStateStore('dynamoStore against dynalite', async () =>
+  dynamoStore({ client: DynamoDBDocumentClient.from(local.client), table: await local.createTable() }),
+);
+
+describe('dynamoStore table layout', () => {
+  let table: string;
+  let db: DynamoDBDocumentClient;
+  let store: StateStore;
+  beforeEach(async () => {
+    table = await local.createTable();
+    db = DynamoDBDocumentClient.from(local.client);
+    store = dynamoStore({ client: local.client, table });
+  });
+  const item = async (pk: string, sk: string) =>
+    (await db.send(new GetCommand({ TableName: table, Key: { pk, sk } }))).Item;
+
+  it('writes dedupe, lease and brake items with their TTL in epoch seconds', async () => {
+    await store.dedupe.claim('alert-1', 600, T0);
+    await store.leases.acquire('prod/unmanaged-pods', 'run-a', 300, T0);
+    await store.brake.take('prod', 3, 60, T0);
+    expect(await item('dedupe#alert-1', 'dedupe')).toEqual({
+      pk: 'dedupe#alert-1',
+      sk: 'dedupe',
+      ttl: T0_SECONDS + 600,
+    });
+    expect(await item('lease#prod/unmanaged-pods', 'lease')).toMatchObject({
+      owner: 'run-a',
+      ttl: T0_SECONDS + 300,
+    });
+    expect(await item('brake#prod', `window#${T0_SECONDS}`)).toMatchObject({ used: 1, ttl: T0_SECONDS + 60 });
+  });
+
+  it('treats an expired item that TTL has not deleted yet as absent', async () => {
+    await store.dedupe.claim('alert-1', 600, T0);
+    const later = new Date(T0.getTime() + 700_000);
+    expect(await item('dedupe#alert-1', 'dedupe')).toBeDefined();
+    expect(await store.dedupe.claim('alert-1', 600, later)).toBe(true);
+    expect(await item('dedupe#alert-1', 'dedupe')).toMatchObject({ ttl: T0_SECONDS + 700 + 600 });
+  });
+
+  it('reset deletes every window item of the cluster, and only of that cluster', async () => {
+    for (const seconds of [0, 60, 120])
+      await store.brake.take('prod', 3, 60, new Date(T0.getTime() + seconds * 1000));
+    await store.brake.take('staging', 3, 60, T0);
+    await store.brake.reset('prod');
+    const windows = async (cluster: string) =>
+      (
+        await db.send(
+          new QueryCommand({
+            TableName: table,
+            KeyConditionExpression: 'pk = :pk',
+            ExpressionAttributeValues: { ':pk': `brake#${cluster}` },
+          }),
+        )
+      ).Items;
+    expect(await windows('prod')).toEqual([]);
+    expect(await windows('staging')).toHaveLength(1);
+  });
+
+  it('stores runs with their index keys, dropping undefined fields', async () => {
+    await store.runs.put(run('run-1', 'prod', T0.toISOString(), { verdict: undefined }));
+    const stored = await item('run#run-1', 'run');
+    expect(stored).toMatchObject({
+      runCluster: 'runs#prod',
+      runFeed: 'runs',
+      runOrder: `${T0.toISOString()}#run-1`,
+    });
+    expect(stored?.record).not.toHaveProperty('verdict');
+  });
+
+  it('pages through listings larger than one query page (1 MB)', async () => {
+    const padding = 'x'.repeat(100_000);
+    const queued = (i: number) => new Date(T0.getTime() + i * 1000).toISOString();
+    for (let i = 0; i < 15; i += 1)
+      await store.runs.put(run(`run-${i}`, 'prod', queued(i), { reason: padding }));
+    const listed = await store.runs.list({ cluster: 'prod' });
+    expect(listed).toHaveLength(15);
+    expect(listed[0]?.runId).toBe('run-14');
+    expect(await store.runs.list({ limit: 12 })).toHaveLength(12);
+  });
+
+  it('propagates errors other than a failed condition', async () => {
+    const missing = dynamoStore({ client: local.client, table: 'no-such-table' });
+    await expect(missing.dedupe.claim('alert-1', 600, T0)).rejects.toMatchObject({
+      name: 'ResourceNotFoundException',
+    });
+    await expect(missing.leases.release('prod/x', 'run-a')).rejects.toMatchObject({
+      name: 'ResourceNotFoundException',
+    });
+    await expect(missing.brake.take('prod', 3, 60, T0)).rejects.toMatchObject({
+      name: 'ResourceNotFoundException',
+    });
+  });
+});

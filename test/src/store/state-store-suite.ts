@@ -1,0 +1,244 @@
+import { beforeEach, describe, expect, it } from 'vitest';
+import type { RunRecord, StateStore } from '../../../src/store/index.ts';
+
+/** The behaviour every StateStore adapter must have; each adapter's test file runs it once. */
+
+const T0 = new Date('2026-03-02T10:00:00.000Z'); // on a minute boundary: brake windows of 60 s start here
+const at = (seconds: number) => new Date(T0.getTime() + seconds * 1000);
+
+export function run(
+  runId: string,
+  cluster: string,
+  queuedAt: string,
+  extra: Partial<RunRecord> = {},
+): RunRecord {
+  return {
+    runId,
+    jobId: `job-${runId}`,
+    cluster,
+    runbook: 'unmanaged-pods',
+    mode: 'auto',
+    source: 'alertmanager',
+    actor: 'alertmanager',
+    reason: 'CiliumUnmanagedPods',
+    status: 'queued',
+    plan: [],
+    actions: [],
+    queuedAt,
+    ...extra,
+  };
+}
+
+export function describeStateStore(adapter: string, makeStore: () => Promise<StateStore>): void {
+  describe(`${adapter} (StateStore behaviour)`, () => {
+    let store: StateStore;
+    beforeEach(async () => {
+      store = await makeStore();
+    });
+
+    describe('dedupe', () => {
+      it('claims a key once while the claim lives', async () => {
+        expect(await store.dedupe.claim('alert-1', 600, T0)).toBe(true);
+        expect(await store.dedupe.claim('alert-1', 600, at(1))).toBe(false);
+        expect(await store.dedupe.claim('alert-1', 600, at(599))).toBe(false);
+      });
+
+      it('claims a key again once the TTL has passed', async () => {
+        expect(await store.dedupe.claim('alert-1', 600, T0)).toBe(true);
+        expect(await store.dedupe.claim('alert-1', 600, at(600))).toBe(true);
+        expect(await store.dedupe.claim('alert-1', 600, at(601))).toBe(false);
+      });
+
+      it('keeps keys apart', async () => {
+        expect(await store.dedupe.claim('alert-1', 600, T0)).toBe(true);
+        expect(await store.dedupe.claim('alert-2', 600, T0)).toBe(true);
+      });
+
+      it('gives exactly one of 100 concurrent claims', async () => {
+        const claims = await Promise.all(
+          Array.from({ length: 100 }, () => store.dedupe.claim('burst', 600, T0)),
+        );
+        expect(claims.filter(Boolean)).toHaveLength(1);
+      });
+    });
+
+    describe('leases', () => {
+      it('excludes other owners while held, and lets the holder renew', async () => {
+        expect(await store.leases.acquire('prod/unmanaged-pods', 'run-a', 300, T0)).toBe(true);
+        expect(await store.leases.acquire('prod/unmanaged-pods', 'run-b', 300, at(10))).toBe(false);
+        expect(await store.leases.acquire('prod/unmanaged-pods', 'run-a', 300, at(200))).toBe(true);
+        expect(await store.leases.acquire('prod/unmanaged-pods', 'run-b', 300, at(400))).toBe(false);
+        expect(await store.leases.acquire('prod/host-identity', 'run-b', 300, at(10))).toBe(true);
+      });
+
+      it('lets another owner take an expired lease, which the old owner can then not release', async () => {
+        expect(await store.leases.acquire('prod/unmanaged-pods', 'run-a', 300, T0)).toBe(true);
+        expect(await store.leases.acquire('prod/unmanaged-pods', 'run-b', 300, at(300))).toBe(true);
+        await store.leases.release('prod/unmanaged-pods', 'run-a');
+        expect(await store.leases.acquire('prod/unmanaged-pods', 'run-c', 300, at(301))).toBe(false);
+      });
+
+      it('is released only by its owner', async () => {
+        expect(await store.leases.acquire('prod/unmanaged-pods', 'run-a', 300, T0)).toBe(true);
+        await store.leases.release('prod/unmanaged-pods', 'run-b');
+        expect(await store.leases.acquire('prod/unmanaged-pods', 'run-b', 300, at(1))).toBe(false);
+        await store.leases.release('prod/unmanaged-pods', 'run-a');
+        expect(await store.leases.acquire('prod/unmanaged-pods', 'run-b', 300, at(2))).toBe(true);
+      });
+
+      it('releasing a lease nobody holds is a no-op', async () => {
+        await expect(store.leases.release('prod/unmanaged-pods', 'run-a')).resolves.toBeUndefined();
+      });
+
+      it('gives exactly one of 20 owners racing for it', async () => {
+        const owners = Array.from({ length: 20 }, (_, i) => `run-${i}`);
+        const taken = await Promise.all(
+          owners.map((owner) => store.leases.acquire('prod/x', owner, 300, T0)),
+        );
+        expect(taken.filter(Boolean)).toHaveLength(1);
+      });
+    });
+
+    describe('brake', () => {
+      const take = (cluster: string, seconds: number) => store.brake.take(cluster, 3, 60, at(seconds));
+
+      it('allows N writes in a window and refuses the N+1th, without counting it', async () => {
+        expect([await take('prod', 0), await take('prod', 1), await take('prod', 2)]).toEqual([
+          true,
+          true,
+          true,
+        ]);
+        expect(await take('prod', 3)).toBe(false);
+        expect(await store.brake.state('prod', 3, 60, at(4))).toEqual({
+          cluster: 'prod',
+          used: 3,
+          limit: 3,
+          windowEndsAt: '2026-03-02T10:01:00.000Z',
+          engaged: true,
+        });
+      });
+
+      it('counts each cluster on its own', async () => {
+        for (const second of [0, 1, 2]) await take('prod', second);
+        expect(await take('staging', 3)).toBe(true);
+        expect(await store.brake.state('staging', 3, 60, at(3))).toMatchObject({ used: 1, engaged: false });
+      });
+
+      it('rolls over to a fresh window after windowSeconds', async () => {
+        for (const second of [0, 1, 2]) await take('prod', second);
+        expect(await take('prod', 59)).toBe(false);
+        expect(await take('prod', 60)).toBe(true);
+        expect(await store.brake.state('prod', 3, 60, at(61))).toEqual({
+          cluster: 'prod',
+          used: 1,
+          limit: 3,
+          windowEndsAt: '2026-03-02T10:02:00.000Z',
+          engaged: false,
+        });
+      });
+
+      it('lets writes go again after a reset, up to the limit', async () => {
+        for (const second of [0, 1, 2]) await take('prod', second);
+        expect(await take('prod', 3)).toBe(false);
+        await store.brake.reset('prod');
+        expect(await store.brake.state('prod', 3, 60, at(4))).toMatchObject({ used: 0, engaged: false });
+        expect([await take('prod', 5), await take('prod', 6), await take('prod', 7)]).toEqual([
+          true,
+          true,
+          true,
+        ]);
+        expect(await take('prod', 8)).toBe(false);
+      });
+
+      it('a reset of one cluster leaves the others braked', async () => {
+        for (const cluster of ['prod', 'staging'])
+          for (const second of [0, 1, 2]) await take(cluster, second);
+        await store.brake.reset('staging');
+        expect(await take('prod', 3)).toBe(false);
+        expect(await take('staging', 3)).toBe(true);
+      });
+
+      it('allows nothing with a zero limit', async () => {
+        expect(await store.brake.take('prod', 0, 60, T0)).toBe(false);
+        expect(await store.brake.state('prod', 0, 60, T0)).toMatchObject({ used: 0, engaged: true });
+      });
+
+      it('lets exactly `limit` of 20 concurrent writes through', async () => {
+        const taken = await Promise.all(
+          Array.from({ length: 20 }, () => store.brake.take('prod', 5, 60, T0)),
+        );
+        expect(taken.filter(Boolean)).toHaveLength(5);
+        expect(await store.brake.state('prod', 5, 60, T0)).toMatchObject({ used: 5, engaged: true });
+      });
+    });
+
+    describe('runs', () => {
+      const older = run('run-1', 'prod', '2026-03-02T10:00:00.000Z');
+      const middle = run('run-2', 'staging', '2026-03-02T10:05:00.000Z');
+      const newer = run('run-3', 'prod', '2026-03-02T10:10:00.000Z');
+      const putAll = async () => {
+        for (const record of [middle, newer, older]) await store.runs.put(record);
+      };
+
+      it('gets a run by id, and undefined for an unknown one', async () => {
+        const done = run('run-9', 'prod', T0.toISOString(), {
+          status: 'done',
+          verdict: 'remediated',
+          plan: ['evict default/web-1'],
+          actions: ['evict default/web-1: evicted'],
+          startedAt: at(1).toISOString(),
+          finishedAt: at(9).toISOString(),
+          error: undefined,
+        });
+        await store.runs.put(done);
+        expect(await store.runs.get('run-9')).toEqual(done);
+        expect(await store.runs.get('run-404')).toBeUndefined();
+      });
+
+      it('replaces a run put again with the same id', async () => {
+        await store.runs.put(older);
+        await store.runs.put({ ...older, status: 'running', startedAt: at(1).toISOString() });
+        expect(await store.runs.get('run-1')).toMatchObject({
+          status: 'running',
+          startedAt: at(1).toISOString(),
+        });
+        expect(await store.runs.list()).toHaveLength(1);
+      });
+
+      it('keeps what was put, whatever the caller does with its copy', async () => {
+        const record = run('run-1', 'prod', T0.toISOString(), { plan: ['evict default/web-1'] });
+        await store.runs.put(record);
+        record.plan.push('evict default/web-2');
+        const read = await store.runs.get('run-1');
+        read?.plan.push('evict default/web-3');
+        expect((await store.runs.get('run-1'))?.plan).toEqual(['evict default/web-1']);
+      });
+
+      it('lists newest first by queuedAt', async () => {
+        await putAll();
+        expect((await store.runs.list()).map((r) => r.runId)).toEqual(['run-3', 'run-2', 'run-1']);
+      });
+
+      it('orders runs queued at the same time by id, in byte order as DynamoDB sorts keys', async () => {
+        for (const id of ['run-B', 'run-a', 'run-C']) await store.runs.put(run(id, 'prod', T0.toISOString()));
+        expect((await store.runs.list()).map((r) => r.runId)).toEqual(['run-a', 'run-C', 'run-B']);
+      });
+
+      it('filters by cluster', async () => {
+        await putAll();
+        expect((await store.runs.list({ cluster: 'prod' })).map((r) => r.runId)).toEqual(['run-3', 'run-1']);
+        expect(await store.runs.list({ cluster: 'staging' })).toEqual([middle]);
+        expect(await store.runs.list({ cluster: 'nowhere' })).toEqual([]);
+      });
+
+      it('returns at most `limit` runs, the newest', async () => {
+        await putAll();
+        expect((await store.runs.list({ limit: 2 })).map((r) => r.runId)).toEqual(['run-3', 'run-2']);
+        expect((await store.runs.list({ cluster: 'prod', limit: 1 })).map((r) => r.runId)).toEqual(['run-3']);
+        expect(await store.runs.list({ limit: 10 })).toHaveLength(3);
+        expect(await store.runs.list({ limit: 0 })).toEqual([]);
+        expect(await store.runs.list({ limit: -1 })).toEqual([]);
+      });
+    });
+  });
+}
