@@ -53,6 +53,8 @@ export function simPagingBench(): Record<string, number | string> {
     'CEPs in large': large.store.count(R.ciliumendpoints),
     'build 5,000 x 30 (s)': Number(buildSeconds.toFixed(1)),
     'heap for 5,000 x 30 (MiB)': Math.round(largeHeap),
-    'page cost ratio large/small (1.0 = independent of store size)': Number((largeTotal / smallTotal).toFixed(2)),
+    'page cost ratio large/small (1.0 = independent of store size)': Number(
+      (largeTotal / smallTotal).toFixed(2),
+    ),
   };
 }

@@ -14,6 +14,7 @@ export const RUNBOOKS: readonly Runbook<never>[] = [
 
 export function runbookById(id: string): Runbook<never> {
   const found = RUNBOOKS.find((runbook) => runbook.id === id);
-  if (!found) throw new Error(`unknown runbook "${id}"; known runbooks: ${RUNBOOKS.map((r) => r.id).join(', ')}`);
+  if (!found)
+    throw new Error(`unknown runbook "${id}"; known runbooks: ${RUNBOOKS.map((r) => r.id).join(', ')}`);
   return found;
 }

@@ -19,7 +19,11 @@ const VERDICT_TEXT: Record<Verdict, string> = {
 /** Lays out rows as columns separated by two spaces (the last column runs free). */
 export function table(rows: readonly string[][]): string[] {
   const widths: number[] = [];
-  for (const row of rows) row.forEach((cell, i) => (widths[i] = Math.max(widths[i] ?? 0, cell.length)));
+  for (const row of rows) {
+    row.forEach((cell, i) => {
+      widths[i] = Math.max(widths[i] ?? 0, cell.length);
+    });
+  }
   return rows.map((row) =>
     row
       .map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i] ?? 0)))
@@ -48,18 +52,28 @@ function unique<T>(items: readonly T[], key: (item: T) => string): T[] {
   return [...seen.values()];
 }
 
+function acted(report: Report): boolean {
+  return report.steps.some((s) => s.done.some((d) => d.outcome === 'done'));
+}
+
+/**
+ * The findings a person still has to deal with. After the run acted, the last step (which
+ * verifies) says what is left, as the verdict does; otherwise every finding counts.
+ */
+function openFindings(report: Report): Finding[] {
+  const last = report.steps[report.steps.length - 1];
+  const findings = acted(report) && last ? last.findings : report.steps.flatMap((s) => s.findings);
+  return unique(findings, (f) => `${f.code} ${f.target}`);
+}
+
 /** A report as a person reads it: steps, findings, what was done, how to fix the rest, the verdict. */
 export function formatReport(report: Report): string {
   const lines = [`${report.runbook} on ${report.cluster} (${report.mode})`];
   for (const step of report.steps)
     lines.push(`  ${STEP_MARK[step.status]}  ${step.id.padEnd(24)} ${step.summary}`);
-  // The last report of a finding wins: a verify step restates what is still left.
-  const findings = unique(
-    report.steps.flatMap((s) => s.findings),
-    (f) => `${f.code} ${f.target}`,
-  );
-  if (findings.length > 0)
-    lines.push('', '  Findings:', ...table(findingRows(findings)).map((l) => `    ${l}`));
+  const findings = openFindings(report);
+  const heading = acted(report) ? '  Still open:' : '  Findings:';
+  if (findings.length > 0) lines.push('', heading, ...table(findingRows(findings)).map((l) => `    ${l}`));
   const done = report.steps.flatMap((s) => s.done);
   if (done.length > 0) lines.push('', '  Actions:', ...table(actionRows(done)).map((l) => `    ${l}`));
   const fixes = [...new Set(findings.flatMap((f) => (f.fix ? [f.fix] : [])))];
@@ -72,10 +86,7 @@ export function formatReport(report: Report): string {
 export function formatSummary(reports: readonly Report[]): string {
   const rows = reports.map((r) => {
     const steps = r.steps;
-    const findings = unique(
-      steps.flatMap((s) => s.findings),
-      (f) => `${f.code} ${f.target}`,
-    ).length;
+    const findings = openFindings(r).length;
     const done = steps.flatMap((s) => s.done).filter((d) => d.outcome === 'done').length;
     return [r.runbook, r.mode, r.verdict, String(findings), String(done)];
   });

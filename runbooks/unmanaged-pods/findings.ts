@@ -1,6 +1,6 @@
+import { type PodFacts, podKey } from '../../src/engine/pod-facts.ts';
 import type { DoneAction, Finding } from '../../src/engine/types.ts';
 import { explainHold } from './hold.ts';
-import { type PodFacts, podKey } from './pod-facts.ts';
 import type { UnmanagedPod } from './scan.ts';
 import { deletePodCommand, formatAge } from './wording.ts';
 

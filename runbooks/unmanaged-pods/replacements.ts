@@ -1,8 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { KubeError, RESOURCES } from '../../src/cluster/types.ts';
+import { type PodFacts, podFacts } from '../../src/engine/pod-facts.ts';
 import type { StepContext } from '../../src/engine/types.ts';
 import type { UnmanagedPodsParams } from './params.ts';
-import { type PodFacts, podFacts } from './pod-facts.ts';
 
 type Ctx = StepContext<UnmanagedPodsParams>;
 

@@ -1,9 +1,14 @@
 import { type KubeObject, RESOURCES } from '../../src/cluster/types.ts';
-import { AGENT_NOT_READY_TAINT } from '../../src/engine/actuator.ts';
+import {
+  AGENT_NOT_READY_TAINT,
+  type AgentHealth,
+  exclusions,
+  type Hold,
+  holdFor,
+} from '../../src/engine/exclusions.ts';
+import { ageSeconds, type PodFacts, podFacts, podKey } from '../../src/engine/pod-facts.ts';
 import type { StepContext } from '../../src/engine/types.ts';
-import { type AgentHealth, exclusions, type Hold, holdFor } from './hold.ts';
 import type { UnmanagedPodsParams } from './params.ts';
-import { ageSeconds, type PodFacts, podFacts, podKey } from './pod-facts.ts';
 
 /** Server-side filters: only Running pods on the pod network can be unmanaged. */
 const RUNNING_ON_POD_NETWORK = 'status.phase=Running,spec.hostNetwork=false';

@@ -132,7 +132,13 @@ export interface KubeFacade {
   evict(namespace: string, name: string, options: EvictOptions): Promise<EvictionResult>;
   /** Deletes a pod with a uid precondition (agent restarts go through here; its DaemonSet brings it back). */
   deletePod(namespace: string, name: string, uid: string): Promise<void>;
-  exec(namespace: string, pod: string, container: string, command: string[], options?: ExecOptions): Promise<ExecResult>;
+  exec(
+    namespace: string,
+    pod: string,
+    container: string,
+    command: string[],
+    options?: ExecOptions,
+  ): Promise<ExecResult>;
 }
 
 /** A Cilium agent pod, found by `k8s-app=cilium` in the Cilium namespace. */
@@ -153,7 +159,9 @@ export interface FanOutOptions {
   signal?: AbortSignal;
 }
 
-export type AgentResult<T> = { agent: AgentPod; ok: true; value: T } | { agent: AgentPod; ok: false; error: Error };
+export type AgentResult<T> =
+  | { agent: AgentPod; ok: true; value: T }
+  | { agent: AgentPod; ok: false; error: Error };
 
 export interface CiliumFacade {
   readonly namespace: string;
@@ -167,11 +175,19 @@ export interface CiliumFacade {
    * Runs the first of several spellings of a command that the image has (e.g. `cilium-dbg ...`
    * then `cilium ...`); an "executable file not found" moves on to the next.
    */
-  execFirst(agent: AgentPod, alternatives: string[][], options?: ExecOptions): Promise<ExecResult & { command: string[] }>;
+  execFirst(
+    agent: AgentPod,
+    alternatives: string[][],
+    options?: ExecOptions,
+  ): Promise<ExecResult & { command: string[] }>;
   /** `cilium-dbg <args>`, falling back to `cilium <args>` on images that predate the rename. */
   dbg(agent: AgentPod, args: string[], options?: ExecOptions): Promise<ExecResult & { command: string[] }>;
   /** `iptables-save -t <table>` through the image's wrapper, falling back to the nft and legacy tools. */
-  iptablesSave(agent: AgentPod, table: string, options?: ExecOptions): Promise<ExecResult & { command: string[] }>;
+  iptablesSave(
+    agent: AgentPod,
+    table: string,
+    options?: ExecOptions,
+  ): Promise<ExecResult & { command: string[] }>;
   /** Runs `work` on every agent with bounded concurrency; one agent's failure does not stop the rest. */
   forEachAgent<T>(work: (agent: AgentPod) => Promise<T>, options?: FanOutOptions): Promise<AgentResult<T>[]>;
 }

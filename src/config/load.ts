@@ -10,8 +10,30 @@ export class ConfigError extends Error {
   }
 }
 
-/** Parses and validates config YAML; `source` names the file in messages. */
-export function parseConfig(text: string, source = 'config'): ResponderConfig {
+export interface ParseOptions {
+  /** Runbook ids routes and schedules may name (checked when given). */
+  runbooks?: readonly string[];
+}
+
+/** Runbook names the config uses that do not exist, with their paths. */
+function unknownRunbooks(
+  config: ResponderConfig,
+  known: readonly string[],
+): { path: (string | number)[]; message: string }[] {
+  const valid = new Set([...known, 'all']);
+  const named = [
+    ...config.routes.map((route, i) => ({ path: ['routes', i, 'runbook'], id: route.runbook })),
+    ...config.schedules.flatMap((schedule, i) =>
+      (schedule.runbooks ?? []).map((id, j) => ({ path: ['schedules', i, 'runbooks', j], id })),
+    ),
+  ];
+  return named
+    .filter(({ id }) => !valid.has(id))
+    .map(({ path, id }) => ({ path, message: `unknown runbook "${id}"; known: ${known.join(', ')}` }));
+}
+
+/** Parses and validates config YAML; `source` names the file in messages, which name line and field. */
+export function parseConfig(text: string, source = 'config', options: ParseOptions = {}): ResponderConfig {
   const lineCounter = new LineCounter();
   const document = parseDocument(text, { lineCounter, prettyErrors: false });
   const syntax = document.errors[0];
@@ -20,8 +42,12 @@ export function parseConfig(text: string, source = 'config'): ResponderConfig {
     throw new ConfigError(`${source}:${line}: ${syntax.message.split('\n')[0]}`);
   }
   const parsed = ConfigSchema.safeParse(document.toJS());
-  if (parsed.success) return parsed.data;
-  const problems = parsed.error.issues.map((issue) => {
+  if (parsed.success && !options.runbooks) return parsed.data;
+  const issues: { path: PropertyKey[]; message: string }[] = parsed.success
+    ? unknownRunbooks(parsed.data, options.runbooks ?? [])
+    : parsed.error.issues;
+  if (parsed.success && issues.length === 0) return parsed.data;
+  const problems = issues.map((issue) => {
     // Point at the deepest node of the path that exists in the file.
     let node: unknown;
     for (let depth = issue.path.length; depth >= 0 && !isNode(node); depth--) {
@@ -34,7 +60,7 @@ export function parseConfig(text: string, source = 'config'): ResponderConfig {
   throw new ConfigError(problems.join('\n'));
 }
 
-export async function loadConfig(path: string): Promise<ResponderConfig> {
+export async function loadConfig(path: string, options: ParseOptions = {}): Promise<ResponderConfig> {
   let text: string;
   try {
     text = await readFile(path, 'utf8');
@@ -43,5 +69,5 @@ export async function loadConfig(path: string): Promise<ResponderConfig> {
       `cannot read config ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`,
     );
   }
-  return parseConfig(text, path);
+  return parseConfig(text, path, options);
 }

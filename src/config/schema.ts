@@ -1,9 +1,18 @@
 import { z } from 'zod';
 
+/**
+ * The responder config: which clusters, which alerts run which runbook in which mode, when the
+ * compliance sweeps run, the safety limits, and who may approve. See responder.config.example.yaml.
+ */
+
+const name = z.string().regex(/^[a-z0-9][a-z0-9-]*$/, 'use lowercase letters, digits and dashes');
+const modeSchema = z.enum(['dry-run', 'auto', 'approve']);
+const stringMap = z.record(z.string(), z.string());
+
 /** How the responder reaches one cluster: exactly one of `eks`, `kubeconfig` or `sim`. */
 const ClusterSchema = z
   .object({
-    name: z.string().regex(/^[a-z0-9][a-z0-9-]*$/, 'use lowercase letters, digits and dashes'),
+    name,
     eks: z
       .object({
         name: z.string().min(1),
@@ -32,15 +41,121 @@ const ClusterSchema = z
     message: 'set exactly one of eks, kubeconfig or sim',
   });
 
+/** What a trigger must carry for a route to take it; every field given must match. */
+const MatchSchema = z
+  .object({
+    source: z.enum(['alertmanager', 'cloudwatch']).optional(),
+    /** Alertmanager `alertname` (one or any of several). */
+    alertname: z.union([z.string().min(1), z.array(z.string().min(1)).min(1)]).optional(),
+    /** Alert labels that must be present with these values. */
+    labels: stringMap.optional(),
+    /** CloudWatch alarm name. */
+    alarmName: z.string().min(1).optional(),
+    /** CloudWatch alarm dimensions that must be present with these values. */
+    dimensions: stringMap.optional(),
+  })
+  .strict();
+
+const RouteSchema = z
+  .object({
+    match: MatchSchema,
+    runbook: z.string().min(1),
+    /** The cluster to run on; default: the alert's `cluster` label or the alarm's `ClusterName` dimension. */
+    cluster: name.optional(),
+    mode: modeSchema.default('dry-run'),
+    params: z.record(z.string(), z.unknown()).default({}),
+  })
+  .strict();
+
+const ScheduleSchema = z
+  .object({
+    name,
+    /** An EventBridge Scheduler expression, e.g. `cron(0 3 * * ? *)` or `rate(1 day)`. */
+    expression: z
+      .string()
+      .regex(/^(cron|rate)\(.+\)$/, 'an EventBridge schedule expression: cron(...) or rate(...)'),
+    /** Default: every cluster. */
+    clusters: z.array(name).min(1).optional(),
+    /** Default: every runbook. */
+    runbooks: z.array(z.string().min(1)).min(1).optional(),
+    mode: modeSchema.default('dry-run'),
+  })
+  .strict();
+
+const LimitsSchema = z
+  .object({
+    maxEvictionsPerRun: z.number().int().min(0).default(10),
+    maxAgentRestartsPerRun: z.number().int().min(0).default(1),
+    /** Pods matching any of these label selectors are never touched (aws-node always is). */
+    excludeSelectors: z.array(z.string().min(1)).default([]),
+    gracePeriodSeconds: z.number().int().min(0).default(60),
+    /** The brake: at most `maxWrites` cluster writes per cluster per window, across every source. */
+    brake: z
+      .object({
+        maxWrites: z.number().int().min(1).default(20),
+        windowMinutes: z.number().int().min(1).default(15),
+      })
+      .strict()
+      .default({ maxWrites: 20, windowMinutes: 15 }),
+    /** How long the same alert or Slack request is remembered, so it runs once. */
+    dedupeMinutes: z
+      .number()
+      .int()
+      .min(10, 'at least 10 minutes: Alertmanager and Slack retry within that')
+      .default(15),
+    /** Longest a run may hold its (cluster, runbook) lease. */
+    leaseMinutes: z.number().int().min(1).default(10),
+  })
+  .strict();
+
 export const ConfigSchema = z
   .object({
     clusters: z.array(ClusterSchema).min(1),
+    routes: z.array(RouteSchema).default([]),
+    schedules: z.array(ScheduleSchema).default([]),
+    limits: LimitsSchema.default(LimitsSchema.parse({})),
+    /** Slack user (U…) or user-group (S…) ids allowed to approve, per runbook id or `*`. */
+    approvers: z
+      .record(z.string(), z.array(z.string().regex(/^[US][A-Z0-9]+$/, 'a Slack user (U…) or group (S…) id')))
+      .default({}),
   })
   .strict()
-  .refine((config) => new Set(config.clusters.map((c) => c.name)).size === config.clusters.length, {
-    message: 'cluster names must be unique',
-    path: ['clusters'],
+  .superRefine((config, ctx) => {
+    const names = config.clusters.map((c) => c.name);
+    names.forEach((cluster, index) => {
+      if (names.indexOf(cluster) !== index) {
+        ctx.addIssue({
+          code: 'custom',
+          message: `cluster name "${cluster}" is used twice`,
+          path: ['clusters', index, 'name'],
+        });
+      }
+    });
+    const known = new Set(names);
+    config.routes.forEach((route, index) => {
+      if (route.cluster && !known.has(route.cluster)) {
+        ctx.addIssue({
+          code: 'custom',
+          message: `no cluster named "${route.cluster}"`,
+          path: ['routes', index, 'cluster'],
+        });
+      }
+    });
+    config.schedules.forEach((schedule, index) => {
+      schedule.clusters?.forEach((cluster, i) => {
+        if (!known.has(cluster)) {
+          ctx.addIssue({
+            code: 'custom',
+            message: `no cluster named "${cluster}"`,
+            path: ['schedules', index, 'clusters', i],
+          });
+        }
+      });
+    });
   });
 
 export type ClusterConfig = z.infer<typeof ClusterSchema>;
+export type RouteConfig = z.infer<typeof RouteSchema>;
+export type ScheduleConfig = z.infer<typeof ScheduleSchema>;
+export type LimitsConfig = z.infer<typeof LimitsSchema>;
 export type ResponderConfig = z.infer<typeof ConfigSchema>;

@@ -1,17 +1,7 @@
-import { parseLabelSelector } from '../cluster/label-selector.ts';
-import {
-  type CiliumFacade,
-  KubeError,
-  type KubeFacade,
-  type KubeObject,
-  RESOURCES,
-} from '../cluster/types.ts';
+import { type CiliumFacade, KubeError, type KubeFacade, RESOURCES } from '../cluster/types.ts';
+import { AGENT_NOT_READY_TAINT, exclusions, type Hold, holdFor } from './exclusions.ts';
+import { podFacts } from './pod-facts.ts';
 import type { Actuator, Brake, DoneAction, Limits, Logger, Mode, PodTarget } from './types.ts';
-
-/** The label the AWS VPC CNI DaemonSet always carries: its pods are never touched. */
-export const AWS_NODE_SELECTOR = 'k8s-app=aws-node';
-export const AGENT_NOT_READY_TAINT = 'node.cilium.io/agent-not-ready';
-const MIRROR_ANNOTATION = 'kubernetes.io/config.mirror';
 
 export interface ActuatorOptions {
   cluster: string;
@@ -25,23 +15,20 @@ export interface ActuatorOptions {
   approved?: ReadonlySet<string>;
 }
 
-interface PodView {
-  uid: string;
-  labels: Record<string, string>;
-  annotations: Record<string, string>;
-  hostNetwork: boolean;
-  ownerKinds: string[];
-}
-
-function podView(pod: KubeObject): PodView {
-  const spec = (pod.spec ?? {}) as { hostNetwork?: boolean };
-  return {
-    uid: pod.metadata.uid,
-    labels: pod.metadata.labels ?? {},
-    annotations: pod.metadata.annotations ?? {},
-    hostNetwork: spec.hostNetwork === true,
-    ownerKinds: (pod.metadata.ownerReferences ?? []).map((owner) => owner.kind),
-  };
+/** A refusal in a report's words. */
+function holdReason(hold: Hold): string {
+  switch (hold.kind) {
+    case 'excluded':
+      return `excluded by selector ${hold.selector}`;
+    case 'host-network':
+      return 'hostNetwork pod (Cilium never manages it)';
+    case 'mirror':
+      return 'static (mirror) pod';
+    case 'agent-not-ready':
+      return `the Cilium agent on ${hold.node} is not ready (${hold.cause})`;
+    case 'no-controller':
+      return 'no controller owns it, so nothing would recreate it';
+  }
 }
 
 export function actionKey(action: string, target: string): string {
@@ -55,23 +42,26 @@ export function actionKey(action: string, target: string): string {
 export function createActuator(options: ActuatorOptions): Actuator {
   const { kube, cilium, limits, log } = options;
   const counts = { evictions: 0, agentRestarts: 0 };
+  // A plan counts against the caps so it shows exactly what a run would do; in a resumed run only
+  // the approved writes happen, so what is left unapproved must not use up the cap.
+  const countsPlans = (options.approved?.size ?? 0) === 0;
 
-  /** Why this pod must not be touched, or undefined when it may be. */
-  async function exclusion(target: PodTarget, pod: PodView): Promise<string | undefined> {
-    for (const selector of [AWS_NODE_SELECTOR, ...limits.excludeSelectors]) {
-      if (parseLabelSelector(selector)(pod.labels)) return `excluded by selector ${selector}`;
-    }
-    if (pod.hostNetwork) return 'hostNetwork pod (Cilium never manages it)';
-    if (pod.annotations[MIRROR_ANNOTATION] || pod.ownerKinds.includes('Node')) return 'static (mirror) pod';
+  /** Why this pod must not be touched, checked on fresh state; undefined when it may be. */
+  async function exclusion(target: PodTarget, pod: ReturnType<typeof podFacts>): Promise<string | undefined> {
     const node = await kube.get(RESOURCES.nodes, undefined, target.node);
     const taints = ((node.spec as { taints?: { key: string }[] } | undefined)?.taints ?? []).map(
       (t) => t.key,
     );
-    if (taints.includes(AGENT_NOT_READY_TAINT))
-      return `node ${target.node} still has the ${AGENT_NOT_READY_TAINT} taint`;
     const agent = (await cilium.agents()).find((a) => a.node === target.node);
-    if (!agent?.ready) return `the Cilium agent on ${target.node} is not ready`;
-    return undefined;
+    const hold = holdFor(
+      pod,
+      {
+        agentReady: new Map(agent ? [[target.node, agent.ready]] : []),
+        tainted: new Set(taints.includes(AGENT_NOT_READY_TAINT) ? [target.node] : []),
+      },
+      exclusions(limits.excludeSelectors),
+    );
+    return hold ? holdReason(hold) : undefined;
   }
 
   /**
@@ -120,7 +110,7 @@ export function createActuator(options: ActuatorOptions): Actuator {
       const result = (outcome: DoneAction['outcome'], detail?: string) =>
         record({ action, target: where, outcome, ...(detail ? { detail } : {}) });
       try {
-        const pod = podView(await kube.get(RESOURCES.pods, target.namespace, target.name));
+        const pod = podFacts(await kube.get(RESOURCES.pods, target.namespace, target.name));
         if (pod.uid !== target.uid)
           return result('skipped', 'the pod was replaced since it was checked (uid changed)');
         const excluded = await exclusion(target, pod);
@@ -134,7 +124,7 @@ export function createActuator(options: ActuatorOptions): Actuator {
         if (stop?.outcome === 'planned') {
           const blockedBy = await previewEviction(target);
           if (blockedBy) return result('blocked', blockedBy);
-          counts.evictions++;
+          if (countsPlans) counts.evictions++;
           return result('planned', `${stop.detail}: ${reason}`);
         }
         if (stop) return result(stop.outcome, stop.detail);
@@ -171,7 +161,7 @@ export function createActuator(options: ActuatorOptions): Actuator {
           true,
         );
         if (stop?.outcome === 'planned') {
-          counts.agentRestarts++;
+          if (countsPlans) counts.agentRestarts++;
           return result('planned', `${stop.detail}: ${reason}`);
         }
         if (stop) return result(stop.outcome, stop.detail);

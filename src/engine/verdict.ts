@@ -12,7 +12,7 @@ export function verdictOf(mode: Mode, steps: readonly StepReport[], stoppedForAp
   if (steps.some((step) => step.status === 'error')) return 'failed';
   if (stoppedForApproval) return 'needs-approval';
   const acted = steps.some((step) => step.done.some((action) => action.outcome === 'done'));
-  if (acted && mode === 'auto') {
+  if (acted && mode !== 'dry-run') {
     const last = steps[steps.length - 1];
     return last && !hasProblems(last) ? 'remediated' : 'degraded';
   }

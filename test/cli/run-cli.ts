@@ -27,7 +27,10 @@ export function startCli(args: string[]): RunningCli {
     output: () => output,
     waitFor: (pattern, timeoutMs = 20_000) =>
       new Promise((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`timed out waiting for ${pattern}; output:\n${output}`)), timeoutMs);
+        const timer = setTimeout(
+          () => reject(new Error(`timed out waiting for ${pattern}; output:\n${output}`)),
+          timeoutMs,
+        );
         const check = () => {
           if (pattern.test(output)) {
             clearTimeout(timer);
@@ -38,7 +41,8 @@ export function startCli(args: string[]): RunningCli {
         child.stderr.on('data', check);
         void exited.then((code) => {
           clearTimeout(timer);
-          if (!pattern.test(output)) reject(new Error(`exited with ${code} before ${pattern}; output:\n${output}`));
+          if (!pattern.test(output))
+            reject(new Error(`exited with ${code} before ${pattern}; output:\n${output}`));
         });
         check();
       }),

@@ -9,7 +9,15 @@ describe('responder sim', () => {
   it('serves the scenario, writes a private kubeconfig with context "sim", and prints a ready line', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'responder-sim-'));
     const kubeconfig = join(dir, 'kubeconfig');
-    const cli = startCli(['sim', '--scenario', 'healthy,unmanaged-pods', '--kubeconfig', kubeconfig, '--port', '0']);
+    const cli = startCli([
+      'sim',
+      '--scenario',
+      'healthy,unmanaged-pods',
+      '--kubeconfig',
+      kubeconfig,
+      '--port',
+      '0',
+    ]);
     try {
       const output = await cli.waitFor(/ready/);
       expect(output).toContain(kubeconfig);
@@ -26,14 +34,28 @@ describe('responder sim', () => {
 
   it('names an unknown scenario and exits 2 without serving', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'responder-sim-'));
-    const { code, output } = await runCli(['sim', '--scenario', 'healthy,bogus', '--kubeconfig', join(dir, 'k')]);
+    const { code, output } = await runCli([
+      'sim',
+      '--scenario',
+      'healthy,bogus',
+      '--kubeconfig',
+      join(dir, 'k'),
+    ]);
     expect(code).toBe(2);
     expect(output).toMatch(/bogus/);
     expect(output).not.toMatch(/ready/);
   });
 
   it('rejects a bad port with a message naming it', async () => {
-    const { code, output } = await runCli(['sim', '--scenario', 'healthy', '--kubeconfig', '/tmp/x', '--port', 'http']);
+    const { code, output } = await runCli([
+      'sim',
+      '--scenario',
+      'healthy',
+      '--kubeconfig',
+      '/tmp/x',
+      '--port',
+      'http',
+    ]);
     expect(code).toBe(2);
     expect(output).toMatch(/--port/);
   });
@@ -52,7 +74,9 @@ describe('responder demo (npm start)', () => {
     for (const runbook of ['unmanaged-pods', 'cgroup-root-hooks', 'host-identity', 'tunnel-datapath']) {
       expect(output.slice(dryRun, auto)).toContain(`${runbook} on sim (dry-run)`);
       expect(output.slice(auto, summary)).toContain(`${runbook} on sim (auto)`);
-      expect(output.slice(summary)).toMatch(new RegExp(`${runbook}\\s+auto\\s+(remediated|degraded|needs-approval)`));
+      expect(output.slice(summary)).toMatch(
+        new RegExp(`${runbook}\\s+auto\\s+(remediated|degraded|needs-approval)`),
+      );
     }
     expect(output.slice(summary)).not.toMatch(/failed/);
   }, 120_000);

@@ -1,9 +1,9 @@
 import { KubeConfig } from '@kubernetes/client-node';
 import { type Sim, type SimOptions, startSim } from '../../sim/index.ts';
-import { clusterAccess } from '../../src/cluster/access.ts';
-import type { ClusterAccess } from '../../src/cluster/types.ts';
 import { buildScenario, type ScenarioOptions } from '../../sim/scenarios/index.ts';
 import type { Plan } from '../../sim/scenarios/plan.ts';
+import { clusterAccess } from '../../src/cluster/access.ts';
+import type { ClusterAccess } from '../../src/cluster/types.ts';
 
 /** The responder's view of a running simulator, through the same facades it uses on EKS. */
 export function simAccess(sim: Sim, token?: string): ClusterAccess {

@@ -17,7 +17,10 @@ afterEach(async () => {
 describe('least privilege', () => {
   it('every runbook runs to a verdict with exactly the shipped permissions', async () => {
     current = await startScenario(['all']);
-    const token = current.sim.issueToken('cilium-responder', RESPONDER_RULES.map((rule) => ({ ...rule })));
+    const token = current.sim.issueToken(
+      'cilium-responder',
+      RESPONDER_RULES.map((rule) => ({ ...rule })),
+    );
     const access = simAccess(current.sim, token.token);
     for (const runbook of RUNBOOKS) {
       for (const mode of ['dry-run', 'auto'] as const) {
@@ -31,12 +34,20 @@ describe('least privilege', () => {
 
   it('a token without eviction rights is reported as forbidden, not a crash', async () => {
     current = await startScenario(['unmanaged-pods']);
-    const rules = RESPONDER_RULES.filter((rule) => !rule.resources.includes('pods/eviction')).map((rule) => ({ ...rule }));
+    const rules = RESPONDER_RULES.filter((rule) => !rule.resources.includes('pods/eviction')).map((rule) => ({
+      ...rule,
+    }));
     const access = simAccess(current.sim, current.sim.issueToken('no-evict', rules).token);
     const unmanagedPods = RUNBOOKS.find((r) => r.id === 'unmanaged-pods');
-    const report = await runRunbook({ runbook: unmanagedPods as (typeof RUNBOOKS)[number], access, mode: 'auto' });
+    const report = await runRunbook({
+      runbook: unmanagedPods as (typeof RUNBOOKS)[number],
+      access,
+      mode: 'auto',
+    });
     const done = report.steps.flatMap((s) => s.done);
-    expect(done.some((d) => d.outcome === 'failed' && d.detail?.includes('forbidden: create pods/eviction'))).toBe(true);
+    expect(
+      done.some((d) => d.outcome === 'failed' && d.detail?.includes('forbidden: create pods/eviction')),
+    ).toBe(true);
     expect(done.some((d) => d.outcome === 'done')).toBe(false);
   });
 });

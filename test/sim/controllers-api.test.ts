@@ -27,7 +27,9 @@ describe('controllers, seen through @kubernetes/client-node', () => {
   async function replacementOf(old: PodRef, owner: string): Promise<V1Pod> {
     for (let attempt = 0; attempt < 100; attempt++) {
       const pods = await core.listNamespacedPod({ namespace: old.namespace });
-      const found = pods.items.find((p) => ownerOf(p) === owner && p.metadata?.name !== old.name && p.spec?.nodeName === old.node);
+      const found = pods.items.find(
+        (p) => ownerOf(p) === owner && p.metadata?.name !== old.name && p.spec?.nodeName === old.node,
+      );
       if (found) return found;
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
@@ -37,7 +39,13 @@ describe('controllers, seen through @kubernetes/client-node', () => {
   async function hasCep(namespace: string, name: string): Promise<boolean> {
     for (let attempt = 0; attempt < 40; attempt++) {
       try {
-        await custom.getNamespacedCustomObject({ group: 'cilium.io', version: 'v2', namespace, plural: 'ciliumendpoints', name });
+        await custom.getNamespacedCustomObject({
+          group: 'cilium.io',
+          version: 'v2',
+          namespace,
+          plural: 'ciliumendpoints',
+          name,
+        });
         return true;
       } catch {
         await new Promise((resolve) => setTimeout(resolve, 50));
@@ -48,23 +56,33 @@ describe('controllers, seen through @kubernetes/client-node', () => {
 
   it('an evicted DaemonSet pod comes back on the same node with a new uid and a CiliumEndpoint', async () => {
     const victim = plan.evictable.find((p) => p.name.startsWith('log-shipper')) as PodRef;
-    const owner = ownerOf(await core.readNamespacedPod({ namespace: victim.namespace, name: victim.name })) as string;
+    const owner = ownerOf(
+      await core.readNamespacedPod({ namespace: victim.namespace, name: victim.name }),
+    ) as string;
     await core.createNamespacedPodEviction({
       namespace: victim.namespace,
       name: victim.name,
-      body: { metadata: { name: victim.name, namespace: victim.namespace }, deleteOptions: { preconditions: { uid: victim.uid } } },
+      body: {
+        metadata: { name: victim.name, namespace: victim.namespace },
+        deleteOptions: { preconditions: { uid: victim.uid } },
+      },
     });
     const replacement = await replacementOf(victim, owner);
     expect(replacement.metadata?.uid).not.toBe(victim.uid);
     expect(replacement.spec?.nodeName).toBe(victim.node);
     expect(await hasCep(victim.namespace, replacement.metadata?.name as string)).toBe(true);
-    const events = await core.listNamespacedEvent({ namespace: victim.namespace, fieldSelector: 'reason=SuccessfulCreate' });
+    const events = await core.listNamespacedEvent({
+      namespace: victim.namespace,
+      fieldSelector: 'reason=SuccessfulCreate',
+    });
     expect(events.items.map((e) => e.message)).toContain(`Created pod: ${replacement.metadata?.name}`);
   });
 
   it('a pod deleted on a node whose agent is not ready comes back without a CiliumEndpoint', async () => {
     const victim = plan.onNotReadyAgent[0] as PodRef;
-    const owner = ownerOf(await core.readNamespacedPod({ namespace: victim.namespace, name: victim.name })) as string;
+    const owner = ownerOf(
+      await core.readNamespacedPod({ namespace: victim.namespace, name: victim.name }),
+    ) as string;
     await core.deleteNamespacedPod({ namespace: victim.namespace, name: victim.name });
     const replacement = await replacementOf(victim, owner);
     expect(replacement.metadata?.uid).not.toBe(victim.uid);
@@ -74,8 +92,14 @@ describe('controllers, seen through @kubernetes/client-node', () => {
   it('the PodDisruptionBudget-protected pod refuses eviction with 429 and stays', async () => {
     const guarded = plan.blockedByBudget[0] as PodRef;
     await expect(
-      core.createNamespacedPodEviction({ namespace: guarded.namespace, name: guarded.name, body: { metadata: { name: guarded.name } } }),
+      core.createNamespacedPodEviction({
+        namespace: guarded.namespace,
+        name: guarded.name,
+        body: { metadata: { name: guarded.name } },
+      }),
     ).rejects.toMatchObject({ code: 429 });
-    expect((await core.readNamespacedPod({ namespace: guarded.namespace, name: guarded.name })).metadata?.uid).toBe(guarded.uid);
+    expect(
+      (await core.readNamespacedPod({ namespace: guarded.namespace, name: guarded.name })).metadata?.uid,
+    ).toBe(guarded.uid);
   });
 });

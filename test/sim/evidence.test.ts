@@ -42,38 +42,61 @@ const SOCKET_HOOK = /cil_sock4_conne/;
 describe('scenario evidence through the API and exec', () => {
   it('healthy: hooks on the real cgroup root, host-mark rule present, every health probe OK, every pod managed', async () => {
     const current = await start('healthy');
-    for (const out of await inEachAgent(current, ['stat', '-c', '%i', '/run/cilium/cgroupv2'])) expect(out.trim()).toBe('1');
-    for (const out of await inEachAgent(current, ['bpftool', '-j', 'cgroup', 'tree', '/run/cilium/cgroupv2'])) {
+    for (const out of await inEachAgent(current, ['stat', '-c', '%i', '/run/cilium/cgroupv2']))
+      expect(out.trim()).toBe('1');
+    for (const out of await inEachAgent(current, [
+      'bpftool',
+      '-j',
+      'cgroup',
+      'tree',
+      '/run/cilium/cgroupv2',
+    ])) {
       const tree = JSON.parse(out) as { cgroup: string; programs: { name: string }[] }[];
       expect(tree[0]?.cgroup).toBe('/run/cilium/cgroupv2');
       expect(tree[0]?.programs.map((p) => p.name).join(' ')).toMatch(SOCKET_HOOK);
     }
-    for (const out of await inEachAgent(current, ['iptables-save', '-t', 'filter'])) expect(out).toContain(HOST_MARK);
+    for (const out of await inEachAgent(current, ['iptables-save', '-t', 'filter']))
+      expect(out).toContain(HOST_MARK);
     for (const out of await inEachAgent(current, ['cilium-health', 'status', '-o', 'json'])) {
-      const health = JSON.parse(out) as { nodes: { host: { 'primary-address': { icmp: { status?: string } } } }[] };
+      const health = JSON.parse(out) as {
+        nodes: { host: { 'primary-address': { icmp: { status?: string } } } }[];
+      };
       expect(health.nodes.length).toBeGreaterThan(1);
       // A successful probe omits `status` (Go omitempty); a failed one carries the error text.
       for (const node of health.nodes) expect(node.host['primary-address'].icmp.status ?? '').toBe('');
     }
     const kc = kubeConfigFor(current);
-    const pods = await kc.makeApiClient(CoreV1Api).listPodForAllNamespaces({ fieldSelector: 'status.phase=Running,spec.hostNetwork=false' });
-    const ceps = (await kc.makeApiClient(CustomObjectsApi).listClusterCustomObject({ group: 'cilium.io', version: 'v2', plural: 'ciliumendpoints' })) as {
+    const pods = await kc
+      .makeApiClient(CoreV1Api)
+      .listPodForAllNamespaces({ fieldSelector: 'status.phase=Running,spec.hostNetwork=false' });
+    const ceps = (await kc
+      .makeApiClient(CustomObjectsApi)
+      .listClusterCustomObject({ group: 'cilium.io', version: 'v2', plural: 'ciliumendpoints' })) as {
       items: { metadata: { namespace: string; name: string } }[];
     };
     const managed = new Set(ceps.items.map((cep) => `${cep.metadata.namespace}/${cep.metadata.name}`));
-    for (const pod of pods.items) expect(managed).toContain(`${pod.metadata?.namespace}/${pod.metadata?.name}`);
+    for (const pod of pods.items)
+      expect(managed).toContain(`${pod.metadata?.namespace}/${pod.metadata?.name}`);
   });
 
   it('unmanaged-pods: Running non-hostNetwork pods without a CiliumEndpoint', async () => {
     const kc = kubeConfigFor(await start('unmanaged-pods'));
-    const pods = await kc.makeApiClient(CoreV1Api).listPodForAllNamespaces({ fieldSelector: 'status.phase=Running,spec.hostNetwork=false' });
-    const ceps = (await kc.makeApiClient(CustomObjectsApi).listClusterCustomObject({ group: 'cilium.io', version: 'v2', plural: 'ciliumendpoints' })) as {
+    const pods = await kc
+      .makeApiClient(CoreV1Api)
+      .listPodForAllNamespaces({ fieldSelector: 'status.phase=Running,spec.hostNetwork=false' });
+    const ceps = (await kc
+      .makeApiClient(CustomObjectsApi)
+      .listClusterCustomObject({ group: 'cilium.io', version: 'v2', plural: 'ciliumendpoints' })) as {
       items: { metadata: { namespace: string; name: string } }[];
     };
     const managed = new Set(ceps.items.map((cep) => `${cep.metadata.namespace}/${cep.metadata.name}`));
-    const unmanaged = pods.items.filter((pod) => !managed.has(`${pod.metadata?.namespace}/${pod.metadata?.name}`));
+    const unmanaged = pods.items.filter(
+      (pod) => !managed.has(`${pod.metadata?.namespace}/${pod.metadata?.name}`),
+    );
     expect(unmanaged.length).toBeGreaterThan(2);
-    const awsNode = await kc.makeApiClient(CoreV1Api).listNamespacedPod({ namespace: 'kube-system', labelSelector: 'k8s-app=aws-node' });
+    const awsNode = await kc
+      .makeApiClient(CoreV1Api)
+      .listNamespacedPod({ namespace: 'kube-system', labelSelector: 'k8s-app=aws-node' });
     expect(awsNode.items.length).toBeGreaterThan(0);
     for (const pod of awsNode.items) expect(pod.spec?.hostNetwork).toBe(true);
   });
@@ -92,22 +115,36 @@ describe('scenario evidence through the API and exec', () => {
 
   it('host-identity-world: no host-mark rule, and probes dropped as world', async () => {
     const current = await start('host-identity-world');
-    for (const out of await inEachAgent(current, ['iptables-save', '-t', 'filter'])) expect(out).not.toContain(HOST_MARK);
+    for (const out of await inEachAgent(current, ['iptables-save', '-t', 'filter']))
+      expect(out).not.toContain(HOST_MARK);
     const agent = (await agents(current))[0] as string;
-    const monitor = await execIn(current, CILIUM_NAMESPACE, agent, AGENT_CONTAINER, ['timeout', '1', 'cilium-dbg', 'monitor', '--type', 'drop']);
+    const monitor = await execIn(current, CILIUM_NAMESPACE, agent, AGENT_CONTAINER, [
+      'timeout',
+      '1',
+      'cilium-dbg',
+      'monitor',
+      '--type',
+      'drop',
+    ]);
     expect(monitor.stdout).toMatch(/drop \(Policy denied\).*identity world->\d+/);
-    const config = await kubeConfigFor(current).makeApiClient(CoreV1Api).readNamespacedConfigMap({ namespace: 'kube-system', name: 'cilium-config' });
+    const config = await kubeConfigFor(current)
+      .makeApiClient(CoreV1Api)
+      .readNamespacedConfigMap({ namespace: 'kube-system', name: 'cilium-config' });
     expect(config.data?.['install-iptables-rules']).toBe('false');
   });
 
   it('vxlan-blocked: tunnel routing, and health endpoints on other nodes unreachable', async () => {
     const current = await start('vxlan-blocked');
-    const config = await kubeConfigFor(current).makeApiClient(CoreV1Api).readNamespacedConfigMap({ namespace: 'kube-system', name: 'cilium-config' });
+    const config = await kubeConfigFor(current)
+      .makeApiClient(CoreV1Api)
+      .readNamespacedConfigMap({ namespace: 'kube-system', name: 'cilium-config' });
     expect(config.data?.['routing-mode']).toBe('tunnel');
     const failing = (await inEachAgent(current, ['cilium-health', 'status', '-o', 'json'])).flatMap((out) =>
-      (JSON.parse(out) as { nodes: { 'health-endpoint'?: { 'primary-address': { icmp: { status?: string } } } }[] }).nodes.filter(
-        (node) => node['health-endpoint']?.['primary-address'].icmp.status,
-      ),
+      (
+        JSON.parse(out) as {
+          nodes: { 'health-endpoint'?: { 'primary-address': { icmp: { status?: string } } } }[];
+        }
+      ).nodes.filter((node) => node['health-endpoint']?.['primary-address'].icmp.status),
     );
     expect(failing.length).toBeGreaterThan(0);
   });

@@ -57,7 +57,14 @@ export interface ExecResult {
 }
 
 /** Runs a command in a pod's container through client-node's WebSocket exec and collects its output. */
-export function execIn(sim: Sim, namespace: string, pod: string, container: string, command: string[], token?: string): Promise<ExecResult> {
+export function execIn(
+  sim: Sim,
+  namespace: string,
+  pod: string,
+  container: string,
+  command: string[],
+  token?: string,
+): Promise<ExecResult> {
   const exec = new Exec(kubeConfigFor(sim, token));
   let stdout = '';
   let stderr = '';

@@ -77,12 +77,14 @@ describe('kubectl against the simulator', () => {
 
   it('delete pod removes the pod, and its ReplicaSet brings a new one', async () => {
     const victim = sim.cluster.store.list(R.pods, {
-      filter: (pod) => pod.metadata.ownerReferences?.[0]?.kind === 'ReplicaSet' && pod.metadata.namespace !== CILIUM_NAMESPACE,
+      filter: (pod) =>
+        pod.metadata.ownerReferences?.[0]?.kind === 'ReplicaSet' &&
+        pod.metadata.namespace !== CILIUM_NAMESPACE,
       limit: 1,
     }).items[0];
-    expect(victim).toBeDefined();
-    const { namespace, name } = victim?.metadata as { namespace: string; name: string };
-    const owner = victim?.metadata.ownerReferences?.[0]?.name;
+    if (!victim) throw new Error('the scenario has no ReplicaSet pod');
+    const { namespace, name } = victim.metadata as { namespace: string; name: string };
+    const owner = victim.metadata.ownerReferences?.[0]?.name;
     const out = await kubectl('delete', 'pod', '-n', namespace, name);
     expect(out).toContain(`pod "${name}" deleted`);
     expect(sim.cluster.store.get(R.pods, namespace, name)).toBeUndefined();
@@ -98,6 +100,8 @@ describe('kubectl against the simulator', () => {
   });
 
   it('exec reports a failing command with its exit code', async () => {
-    await expect(kubectl('exec', '-n', 'kube-system', agentPod(), '--', 'no-such-tool')).rejects.toThrow(/exit code|executable file not found/);
+    await expect(kubectl('exec', '-n', 'kube-system', agentPod(), '--', 'no-such-tool')).rejects.toThrow(
+      /exit code|executable file not found/,
+    );
   });
 });

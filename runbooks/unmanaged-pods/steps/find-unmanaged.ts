@@ -1,8 +1,8 @@
 import { outcome, statusFor } from '../../../src/engine/outcome.ts';
+import { podKey } from '../../../src/engine/pod-facts.ts';
 import type { Evidence, Step } from '../../../src/engine/types.ts';
 import { holdExplanation, restartExplanation, unmanagedPodFinding } from '../findings.ts';
 import type { UnmanagedPodsParams } from '../params.ts';
-import { podKey } from '../pod-facts.ts';
 import type { Scan } from '../scan.ts';
 import { firstScan } from '../state.ts';
 import { count, formatAge, listSome } from '../wording.ts';

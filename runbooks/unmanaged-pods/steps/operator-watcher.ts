@@ -1,8 +1,8 @@
 import { outcome } from '../../../src/engine/outcome.ts';
+import { podKey } from '../../../src/engine/pod-facts.ts';
 import type { Evidence, Finding, Step } from '../../../src/engine/types.ts';
 import { CODES } from '../findings.ts';
 import type { UnmanagedPodsParams } from '../params.ts';
-import { podKey } from '../pod-facts.ts';
 import type { UnmanagedPod } from '../scan.ts';
 import { firstScan } from '../state.ts';
 import { INTERVAL_KEY, SELECTOR_KEY, type WatcherConfig, watcherConfig } from '../watcher-config.ts';

@@ -1,7 +1,7 @@
 import { outcome } from '../../../src/engine/outcome.ts';
+import { podKey } from '../../../src/engine/pod-facts.ts';
 import type { ActionOutcome, Mode, PlannedAction, Step } from '../../../src/engine/types.ts';
 import type { UnmanagedPodsParams } from '../params.ts';
-import { podKey } from '../pod-facts.ts';
 import type { UnmanagedPod } from '../scan.ts';
 import { firstScan, type Restart, saveRestarts } from '../state.ts';
 import { formatAge } from '../wording.ts';

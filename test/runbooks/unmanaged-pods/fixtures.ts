@@ -1,4 +1,4 @@
-import type { PodFacts } from '../../../runbooks/unmanaged-pods/pod-facts.ts';
+import type { PodFacts } from '../../../src/engine/pod-facts.ts';
 
 /** A Running pod on node-1, owned by a ReplicaSet, started at 2025-01-01T00:00:00Z. */
 export function facts(overrides: Partial<PodFacts> = {}): PodFacts {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { type AgentHealth, exclusions, explainHold, holdFor } from '../../../runbooks/unmanaged-pods/hold.ts';
+import { explainHold } from '../../../runbooks/unmanaged-pods/hold.ts';
+import { type AgentHealth, exclusions, holdFor } from '../../../src/engine/exclusions.ts';
 import { facts } from './fixtures.ts';
 
 const HEALTHY: AgentHealth = { agentReady: new Map([['node-1', true]]), tainted: new Set() };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ageSeconds, podFacts } from '../../../runbooks/unmanaged-pods/pod-facts.ts';
 import type { KubeObject } from '../../../src/cluster/types.ts';
+import { ageSeconds, podFacts } from '../../../src/engine/pod-facts.ts';
 
 const NODE_OWNER = { apiVersion: 'v1', kind: 'Node', name: 'node-1', uid: 'n1', controller: true };
 const RS_OWNER = {

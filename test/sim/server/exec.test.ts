@@ -19,7 +19,12 @@ describe('exec through the simulated API server', () => {
   afterAll(() => sim.close());
 
   it('returns stdout and a Success status', async () => {
-    const result = await execIn(sim, CILIUM_NAMESPACE, agent, AGENT_CONTAINER, ['cilium-dbg', 'status', '-o', 'json']);
+    const result = await execIn(sim, CILIUM_NAMESPACE, agent, AGENT_CONTAINER, [
+      'cilium-dbg',
+      'status',
+      '-o',
+      'json',
+    ]);
     expect(result.status.status).toBe('Success');
     expect(JSON.parse(result.stdout)).toHaveProperty('kube-proxy-replacement');
   });
@@ -39,7 +44,9 @@ describe('exec through the simulated API server', () => {
 
   it('refuses exec to a token without pods/exec, with the RBAC message', async () => {
     const reader = sim.issueToken('reader', [{ verbs: ['get', 'list'], resources: ['pods'] }]);
-    await expect(execIn(sim, CILIUM_NAMESPACE, agent, AGENT_CONTAINER, ['true'], reader.token)).rejects.toThrow(/403/);
+    await expect(
+      execIn(sim, CILIUM_NAMESPACE, agent, AGENT_CONTAINER, ['true'], reader.token),
+    ).rejects.toThrow(/403/);
   });
 
   it('rejects a container the pod does not have', async () => {

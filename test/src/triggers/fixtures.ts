@@ -1,0 +1,31 @@
+import { readFileSync } from 'node:fs';
+import { expect } from 'vitest';
+import { TriggerError } from '../../../src/triggers/errors.ts';
+
+export const RECEIVED_AT = new Date('2024-05-01T12:00:00Z');
+export const EDGE = { receivedAt: RECEIVED_AT };
+
+export function fixtureText(name: string): string {
+  return readFileSync(new URL(`../../fixtures/triggers/${name}`, import.meta.url), 'utf8');
+}
+
+/** A fresh copy each time, so a test may change it. */
+export function fixtureJson<T = Record<string, unknown>>(name: string): T {
+  return JSON.parse(fixtureText(name)) as T;
+}
+
+/** A form-encoded fixture decoded the way the edge decodes a request body. */
+export function fixtureForm(name: string): Record<string, string> {
+  return Object.fromEntries(new URLSearchParams(fixtureText(name)));
+}
+
+/** Runs `parse` and returns the TriggerError it must throw. */
+export function triggerErrorOf(parse: () => unknown): TriggerError {
+  try {
+    parse();
+  } catch (error) {
+    expect(error).toBeInstanceOf(TriggerError);
+    return error as TriggerError;
+  }
+  throw new Error('expected a TriggerError, but parsing succeeded');
+}
