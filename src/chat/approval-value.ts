@@ -15,7 +15,7 @@ export const MAX_BUTTON_VALUE_CHARS = 2000;
 
 const ACTION_KEY = /^[^:\s]+:\S+$/;
 
-const ApprovalValueSchema = z
+export const ApprovalValueSchema = z
   .object({
     runId: z.string().min(1),
     approved: z.array(z.string().regex(ACTION_KEY, 'must be "<action>:<target>"')).min(1),

@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { isNode, LineCounter, parseDocument } from 'yaml';
+import { type Document, isMap, isNode, isScalar, LineCounter, parseDocument } from 'yaml';
 import { ConfigSchema, type ResponderConfig } from './schema.ts';
 
 /** A config file that does not parse or validate; the message names the line and the field. */
@@ -32,6 +32,19 @@ function unknownRunbooks(
     .map(({ path, id }) => ({ path, message: `unknown runbook "${id}"; known: ${known.join(', ')}` }));
 }
 
+/** Where the deepest part of `path` that exists in the file starts: a map entry's key, or the node. */
+function offsetOf(document: Document, path: (string | number)[]): number {
+  for (let depth = path.length; depth >= 0; depth--) {
+    const parent = depth > 0 ? document.getIn(path.slice(0, depth - 1), true) : undefined;
+    const pair = isMap(parent)
+      ? parent.items.find((item) => isScalar(item.key) && item.key.value === path[depth - 1])
+      : undefined;
+    const node = pair?.key ?? document.getIn(path.slice(0, depth), true);
+    if (isNode(node) && node.range) return node.range[0];
+  }
+  return 0;
+}
+
 /** Parses and validates config YAML; `source` names the file in messages, which name line and field. */
 export function parseConfig(text: string, source = 'config', options: ParseOptions = {}): ResponderConfig {
   const lineCounter = new LineCounter();
@@ -45,17 +58,17 @@ export function parseConfig(text: string, source = 'config', options: ParseOptio
   if (parsed.success && !options.runbooks) return parsed.data;
   const issues: { path: PropertyKey[]; message: string }[] = parsed.success
     ? unknownRunbooks(parsed.data, options.runbooks ?? [])
-    : parsed.error.issues;
+    : // zod reports unknown keys on the object that holds them; name each key, at its own line.
+      parsed.error.issues.flatMap((issue) =>
+        issue.code === 'unrecognized_keys'
+          ? issue.keys.map((key) => ({ path: [...issue.path, key], message: 'unknown key' }))
+          : [issue],
+      );
   if (parsed.success && issues.length === 0) return parsed.data;
   const problems = issues.map((issue) => {
-    // Point at the deepest node of the path that exists in the file.
-    let node: unknown;
-    for (let depth = issue.path.length; depth >= 0 && !isNode(node); depth--) {
-      node = document.getIn(issue.path.slice(0, depth) as (string | number)[], true);
-    }
-    const offset = isNode(node) && node.range ? node.range[0] : 0;
     const field = issue.path.join('.') || '(top level)';
-    return `${source}:${lineCounter.linePos(offset).line}: ${field}: ${issue.message}`;
+    const line = lineCounter.linePos(offsetOf(document, issue.path as (string | number)[])).line;
+    return `${source}:${line}: ${field}: ${issue.message}`;
   });
   throw new ConfigError(problems.join('\n'));
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseBlockActions } from '../../../src/triggers/slack-actions.ts';
-import { approvalButtonValue } from '../../../src/triggers/slack-button.ts';
+import { approvalValue } from '../../../src/chat/approval-value.ts';
 import { EDGE, fixtureJson, triggerErrorOf } from './fixtures.ts';
 
 interface Action {
@@ -53,7 +53,7 @@ describe('parseBlockActions', () => {
   });
 
   it('reads the value approvalButtonValue writes', () => {
-    const value = approvalButtonValue({ runId: 'run-0042', approved: ['restart-agent:ip-10-0-1-23'] });
+    const value = approvalValue('run-0042', ['restart-agent:ip-10-0-1-23']);
     const trigger = parseBlockActions(formOf(withAction({ value })), EDGE);
     expect(trigger.approval).toEqual({
       runId: 'run-0042',

@@ -1,0 +1,79 @@
+import type { ResponderConfig } from '../config/schema.ts';
+import type { JobQueue } from '../queue/types.ts';
+import type { RunRecord, StateStore } from '../store/types.ts';
+import type { Trigger } from '../triggers/types.ts';
+import type { Job } from './job.ts';
+
+export interface AdmitContext {
+  config: ResponderConfig;
+  store: StateStore;
+  queue: JobQueue;
+  now: () => Date;
+}
+
+export interface Admission {
+  queued: Job[];
+  /** Jobs whose dedupe key was already claimed (a retry, a copy, a double click): nothing queued. */
+  duplicates: Job[];
+}
+
+function reasonOf(trigger: Trigger): string {
+  if (trigger.alerts.length > 0) return [...new Set(trigger.alerts.map((a) => a.name))].join(', ');
+  if (trigger.approval) return `${trigger.approval.decision} of run ${trigger.approval.runId}`;
+  if (trigger.schedule) return `schedule ${trigger.schedule.name}`;
+  return trigger.source;
+}
+
+/** The audit record a job starts with. */
+export function queuedRecord(job: Job, now: Date): RunRecord {
+  return {
+    runId: job.resume?.runId ?? job.id,
+    jobId: job.id,
+    cluster: job.cluster,
+    runbook: job.runbook,
+    mode: job.mode,
+    source: job.trigger.source,
+    actor: job.trigger.actor.name ?? job.trigger.actor.id,
+    reason: reasonOf(job.trigger),
+    status: 'queued',
+    plan: [],
+    actions: [],
+    queuedAt: now.toISOString(),
+  };
+}
+
+/**
+ * Makes jobs safe to queue: a job whose dedupe key was claimed within the window is a duplicate
+ * and goes nowhere; the rest are recorded and queued. (Leases are taken by the worker, for the
+ * length of the run; the brake is counted per cluster write by the actuator.)
+ */
+export async function admit(jobs: readonly Job[], context: AdmitContext): Promise<Admission> {
+  const ttlSeconds = context.config.limits.dedupeMinutes * 60;
+  const admission: Admission = { queued: [], duplicates: [] };
+  for (const job of jobs) {
+    if (!(await context.store.dedupe.claim(job.dedupeKey, ttlSeconds, context.now()))) {
+      admission.duplicates.push(job);
+      continue;
+    }
+    // A resumed run keeps its record (it already holds the plan and the first report).
+    if (!job.resume) await context.store.runs.put(queuedRecord(job, context.now()));
+    await context.queue.send(job);
+    admission.queued.push(job);
+  }
+  return admission;
+}
+
+/** Resolved alerts run nothing: their (cluster, runbook) records say the alert resolved. */
+export async function recordResolved(jobs: readonly Job[], context: AdmitContext): Promise<RunRecord[]> {
+  const records: RunRecord[] = [];
+  for (const job of jobs) {
+    const record: RunRecord = {
+      ...queuedRecord(job, context.now()),
+      status: 'resolved',
+      finishedAt: context.now().toISOString(),
+    };
+    await context.store.runs.put(record);
+    records.push(record);
+  }
+  return records;
+}

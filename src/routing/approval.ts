@@ -1,0 +1,56 @@
+import type { ResponderConfig } from '../config/schema.ts';
+import type { RunStore } from '../store/types.ts';
+import type { Trigger } from '../triggers/types.ts';
+import type { Job } from './job.ts';
+
+export type ApprovalDecision =
+  | { kind: 'resume'; job: Job }
+  | { kind: 'rejected'; runId: string }
+  | { kind: 'refused'; reason: string };
+
+/** Whether this Slack user (or one of their groups) may approve runs of this runbook. */
+export function mayApprove(config: ResponderConfig, runbook: string, actorIds: readonly string[]): boolean {
+  const allowed = [...(config.approvers[runbook] ?? []), ...(config.approvers['*'] ?? [])];
+  return actorIds.some((id) => allowed.includes(id));
+}
+
+/**
+ * An approve/reject button press → a job that resumes the waiting run with exactly the approved
+ * plan, which the engine re-checks against the cluster (uids, still unmanaged, limits). Double
+ * clicks share the dedupe key `approval|<runId>`, so only one resume runs.
+ */
+export async function decideApproval(
+  trigger: Trigger,
+  context: { config: ResponderConfig; runs: RunStore; newId: () => string; actorGroups?: readonly string[] },
+): Promise<ApprovalDecision> {
+  const approval = trigger.approval;
+  if (!approval) return { kind: 'refused', reason: 'not an approval' };
+  const record = await context.runs.get(approval.runId);
+  if (!record) return { kind: 'refused', reason: `no run ${approval.runId}` };
+  if (record.verdict !== 'needs-approval') {
+    return {
+      kind: 'refused',
+      reason: `run ${approval.runId} is not waiting for approval (${record.verdict ?? record.status})`,
+    };
+  }
+  if (!mayApprove(context.config, record.runbook, [trigger.actor.id, ...(context.actorGroups ?? [])])) {
+    return { kind: 'refused', reason: `<@${trigger.actor.id}> may not approve ${record.runbook} runs` };
+  }
+  if (approval.decision === 'reject') return { kind: 'rejected', runId: record.runId };
+  const planned = new Set(record.plan);
+  const approved = approval.approved.filter((key) => planned.has(key));
+  if (approved.length === 0) return { kind: 'refused', reason: "nothing approved is in the run's plan" };
+  return {
+    kind: 'resume',
+    job: {
+      id: context.newId(),
+      runbook: record.runbook,
+      cluster: record.cluster,
+      mode: 'approve',
+      params: {},
+      trigger,
+      dedupeKey: `approval|${record.runId}`,
+      resume: { runId: record.runId, approved },
+    },
+  };
+}

@@ -1,0 +1,57 @@
+import type { ResponderConfig } from '../config/schema.ts';
+import type { JobQueue } from '../queue/types.ts';
+import type { StateStore } from '../store/types.ts';
+import type { Trigger } from '../triggers/types.ts';
+import { admit, recordResolved } from './admit.ts';
+import { decideApproval } from './approval.ts';
+import type { Job } from './job.ts';
+import { routeTrigger } from './route.ts';
+
+export interface DispatchContext {
+  config: ResponderConfig;
+  store: StateStore;
+  queue: JobQueue;
+  runbooks: readonly string[];
+  now: () => Date;
+  newId: () => string;
+}
+
+export interface Dispatched {
+  queued: Job[];
+  duplicates: Job[];
+  /** (cluster, runbook) pairs whose alerts resolved: recorded, nothing run. */
+  resolved: Job[];
+  /** Why parts of the trigger went nowhere, said back to the sender. */
+  skipped: string[];
+}
+
+/**
+ * The whole way from a parsed trigger to queued jobs: route, then admit (dedupe, record, queue).
+ * Approvals resume their run instead. Nothing here waits for a cluster.
+ */
+export async function dispatchTrigger(trigger: Trigger, context: DispatchContext): Promise<Dispatched> {
+  if (trigger.source === 'slack-action') {
+    const decision = await decideApproval(trigger, {
+      config: context.config,
+      runs: context.store.runs,
+      newId: context.newId,
+    });
+    if (decision.kind === 'refused')
+      return { queued: [], duplicates: [], resolved: [], skipped: [decision.reason] };
+    if (decision.kind === 'rejected') {
+      const record = await context.store.runs.get(decision.runId);
+      if (record)
+        await context.store.runs.put({
+          ...record,
+          status: 'done',
+          error: `plan rejected by ${trigger.actor.name ?? trigger.actor.id}`,
+        });
+      return { queued: [], duplicates: [], resolved: [], skipped: [`run ${decision.runId} rejected`] };
+    }
+    return { ...(await admit([decision.job], context)), resolved: [], skipped: [] };
+  }
+  const routed = routeTrigger(trigger, context);
+  const admission = await admit(routed.jobs, context);
+  await recordResolved(routed.resolved, context);
+  return { ...admission, resolved: routed.resolved, skipped: routed.skipped };
+}

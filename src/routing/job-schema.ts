@@ -1,0 +1,38 @@
+import { z } from 'zod';
+import type { Job } from './job.ts';
+
+/** A queued job as it travels (JSON); the worker checks it before running anything. */
+const JobSchema = z.object({
+  id: z.string().min(1),
+  runbook: z.string().min(1),
+  cluster: z.string().min(1),
+  mode: z.enum(['dry-run', 'auto', 'approve']),
+  params: z.record(z.string(), z.unknown()),
+  trigger: z
+    .object({
+      source: z.enum(['alertmanager', 'cloudwatch', 'slack-command', 'slack-action', 'schedule', 'cli']),
+      receivedAt: z.string(),
+      deliveryKey: z.string(),
+      alerts: z.array(z.unknown()),
+      actor: z.object({ kind: z.enum(['user', 'system']), id: z.string(), name: z.string().optional() }),
+    })
+    .loose(),
+  dedupeKey: z.string().min(1),
+  resume: z.object({ runId: z.string().min(1), approved: z.array(z.string()) }).optional(),
+});
+
+/** Parses a queue message body into a Job; throws naming the first bad field. */
+export function parseJob(body: string): Job {
+  let json: unknown;
+  try {
+    json = JSON.parse(body);
+  } catch {
+    throw new Error('not JSON');
+  }
+  const parsed = JobSchema.safeParse(json);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new Error(`${issue?.path.join('.') || '(root)'}: ${issue?.message}`);
+  }
+  return parsed.data as Job;
+}

@@ -1,0 +1,141 @@
+import type { ResponderConfig, RouteConfig } from '../config/schema.ts';
+import type { Mode } from '../engine/types.ts';
+import type { Alert, Trigger } from '../triggers/types.ts';
+import type { Job } from './job.ts';
+
+export interface RouteContext {
+  config: ResponderConfig;
+  /** Every runbook id, for `all`. */
+  runbooks: readonly string[];
+  newId: () => string;
+}
+
+export interface RouteResult {
+  jobs: Job[];
+  /** Resolved alerts: the (cluster, runbook) pairs whose records and threads say so; nothing runs. */
+  resolved: Job[];
+  /** Why parts of the trigger became no job, for the answer to the sender. */
+  skipped: string[];
+}
+
+interface Target {
+  cluster: string;
+  runbook: string;
+  mode: Mode;
+  params: Record<string, unknown>;
+}
+
+function includesAll(have: Record<string, string>, want: Record<string, string> | undefined): boolean {
+  return Object.entries(want ?? {}).every(([key, value]) => have[key] === value);
+}
+
+function matches(route: RouteConfig, trigger: Trigger, alert: Alert): boolean {
+  const { match } = route;
+  if (match.source && match.source !== trigger.source) return false;
+  if (match.alertname && ![match.alertname].flat().includes(alert.name)) return false;
+  if (!includesAll(alert.labels, match.labels)) return false;
+  if (match.alarmName && trigger.alarm?.name !== match.alarmName) return false;
+  return includesAll(trigger.alarm?.dimensions ?? {}, match.dimensions);
+}
+
+function expandRunbook(runbook: string, context: RouteContext): string[] {
+  return runbook === 'all' ? [...context.runbooks] : [runbook];
+}
+
+/** Alerts (Alertmanager group or CloudWatch alarm) → one target per (cluster, runbook) of the matching routes. */
+function alertTargets(trigger: Trigger, context: RouteContext, skipped: string[]): Target[] {
+  const targets: Target[] = [];
+  for (const alert of trigger.alerts.filter((a) => a.status === trigger.status)) {
+    const routes = context.config.routes.filter((route) => matches(route, trigger, alert));
+    if (routes.length === 0) skipped.push(`${alert.name}: no route matches`);
+    for (const route of routes) {
+      const cluster =
+        route.cluster ?? alert.labels.cluster ?? trigger.cluster ?? trigger.alarm?.dimensions.ClusterName;
+      if (!cluster) {
+        skipped.push(`${alert.name}: no cluster (set the route's cluster or a "cluster" label)`);
+        continue;
+      }
+      for (const runbook of expandRunbook(route.runbook, context)) {
+        targets.push({ cluster, runbook, mode: route.mode, params: route.params });
+      }
+    }
+  }
+  return targets;
+}
+
+function commandTargets(trigger: Trigger, context: RouteContext, skipped: string[]): Target[] {
+  if (!trigger.runbook || !trigger.cluster) {
+    skipped.push('the command names no runbook or cluster');
+    return [];
+  }
+  const { cluster } = trigger;
+  // People get dry-run unless they ask for more.
+  const mode = trigger.mode ?? 'dry-run';
+  return expandRunbook(trigger.runbook, context).map((runbook) => ({
+    cluster,
+    runbook,
+    mode,
+    params: trigger.params ?? {},
+  }));
+}
+
+function scheduleTargets(trigger: Trigger, context: RouteContext, skipped: string[]): Target[] {
+  const schedule = context.config.schedules.find((s) => s.name === trigger.schedule?.name);
+  if (!schedule) {
+    skipped.push(`no schedule named "${trigger.schedule?.name}" in the config`);
+    return [];
+  }
+  const clusters = schedule.clusters ?? context.config.clusters.map((c) => c.name);
+  const runbooks = (schedule.runbooks ?? ['all']).flatMap((r) => expandRunbook(r, context));
+  return clusters.flatMap((cluster) =>
+    runbooks.map((runbook) => ({ cluster, runbook, mode: schedule.mode, params: {} })),
+  );
+}
+
+function targetsOf(trigger: Trigger, context: RouteContext, skipped: string[]): Target[] {
+  switch (trigger.source) {
+    case 'alertmanager':
+    case 'cloudwatch':
+      return trigger.status ? alertTargets(trigger, context, skipped) : [];
+    case 'slack-command':
+    case 'cli':
+      return commandTargets(trigger, context, skipped);
+    case 'schedule':
+      return scheduleTargets(trigger, context, skipped);
+    case 'slack-action':
+      // Approvals resume an existing run; admission builds that job from the run's record.
+      return [];
+  }
+}
+
+/**
+ * Turns a trigger into jobs: one per (cluster, runbook), however many alerts of a group point
+ * there, so one alert group never fans out into dozens of runs.
+ */
+export function routeTrigger(trigger: Trigger, context: RouteContext): RouteResult {
+  const skipped: string[] = [];
+  const known = new Set(context.config.clusters.map((c) => c.name));
+  const unique = new Map<string, Target>();
+  for (const target of targetsOf(trigger, context, skipped)) {
+    if (!known.has(target.cluster)) {
+      skipped.push(`cluster "${target.cluster}" is not in the config`);
+      continue;
+    }
+    if (!context.runbooks.includes(target.runbook)) {
+      skipped.push(`unknown runbook "${target.runbook}"`);
+      continue;
+    }
+    const key = `${target.cluster}|${target.runbook}`;
+    if (!unique.has(key)) unique.set(key, target);
+  }
+  const jobs = [...unique.values()].map(
+    (target): Job => ({
+      id: context.newId(),
+      ...target,
+      trigger,
+      dedupeKey: `${trigger.deliveryKey}|${target.cluster}|${target.runbook}`,
+    }),
+  );
+  const resolved = trigger.status === 'resolved';
+  return { jobs: resolved ? [] : jobs, resolved: resolved ? jobs : [], skipped: [...new Set(skipped)] };
+}
