@@ -85,11 +85,15 @@ function scheduleTargets(trigger: Trigger, context: RouteContext, skipped: strin
     skipped.push(`no schedule named "${trigger.schedule?.name}" in the config`);
     return [];
   }
-  const clusters = schedule.clusters ?? context.config.clusters.map((c) => c.name);
-  const runbooks = (schedule.runbooks ?? ['all']).flatMap((r) => expandRunbook(r, context));
-  return clusters.flatMap((cluster) =>
-    runbooks.map((runbook) => ({ cluster, runbook, mode: schedule.mode, params: {} })),
+  // The event may narrow the sweep to one cluster and runbook; otherwise the config's lists hold.
+  const clusters = trigger.cluster
+    ? [trigger.cluster]
+    : (schedule.clusters ?? context.config.clusters.map((c) => c.name));
+  const runbooks = (trigger.runbook ? [trigger.runbook] : (schedule.runbooks ?? ['all'])).flatMap((r) =>
+    expandRunbook(r, context),
   );
+  const mode = trigger.mode ?? schedule.mode;
+  return clusters.flatMap((cluster) => runbooks.map((runbook) => ({ cluster, runbook, mode, params: {} })));
 }
 
 function targetsOf(trigger: Trigger, context: RouteContext, skipped: string[]): Target[] {

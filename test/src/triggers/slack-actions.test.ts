@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parseBlockActions } from '../../../src/triggers/slack-actions.ts';
 import { approvalValue } from '../../../src/chat/approval-value.ts';
+import { parseBlockActions } from '../../../src/triggers/slack-actions.ts';
 import { EDGE, fixtureJson, triggerErrorOf } from './fixtures.ts';
 
 interface Action {
@@ -117,7 +117,7 @@ describe('parseBlockActions', () => {
       'an approved item that is no plan key',
       formOf(withAction({ value: '{"runId":"run-0001","approved":["everything"]}' })),
       'payload.actions[0].value.approved[0]',
-      'payload.actions[0].value.approved[0]: expected "<action>:<target>"',
+      'payload.actions[0].value.approved[0]: must be "<action>:<target>"',
     ],
     [
       'no actions',
