@@ -1,8 +1,8 @@
+import { type Sim, startSim } from '../sim/index.ts';
 import { connect } from '../src/cluster/connect.ts';
 import type { ClusterAccess } from '../src/cluster/types.ts';
+import { clusterRef } from '../src/config/cluster-ref.ts';
 import type { ClusterConfig } from '../src/config/schema.ts';
-import { type Sim, startSim } from '../sim/index.ts';
-import { clusterRef } from './target.ts';
 
 export interface ClusterConnector {
   connect(cluster: ClusterConfig): Promise<ClusterAccess>;
@@ -20,7 +20,11 @@ export function clusterConnector(): ClusterConnector {
     if (!cluster.sim) return connect(clusterRef(cluster));
     const sim = await startSim({ scenarios: cluster.sim.scenarios });
     sims.push(sim);
-    const access = await connect({ kind: 'sim', kubeconfig: sim.kubeconfig(), ciliumNamespace: cluster.ciliumNamespace });
+    const access = await connect({
+      kind: 'sim',
+      kubeconfig: sim.kubeconfig(),
+      ciliumNamespace: cluster.ciliumNamespace,
+    });
     return { ...access, name: cluster.name };
   }
   return {

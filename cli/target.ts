@@ -1,8 +1,8 @@
 import { type Sim, startSim } from '../sim/index.ts';
 import { connect } from '../src/cluster/connect.ts';
 import type { ClusterAccess, ClusterRef } from '../src/cluster/types.ts';
+import { clusterRef } from '../src/config/cluster-ref.ts';
 import { loadConfig } from '../src/config/load.ts';
-import type { ClusterConfig } from '../src/config/schema.ts';
 
 export interface TargetOptions {
   sim?: string[];
@@ -16,15 +16,6 @@ export interface Target {
   access: ClusterAccess;
   /** Shuts down what the target started (the in-process simulator). */
   close(): Promise<void>;
-}
-
-export function clusterRef(cluster: ClusterConfig): ClusterRef {
-  const namespace = { ciliumNamespace: cluster.ciliumNamespace };
-  if (cluster.eks) return { kind: 'eks', ...cluster.eks, ...namespace };
-  if (cluster.kubeconfig) return { kind: 'kubeconfig', ...cluster.kubeconfig, ...namespace };
-  throw new Error(
-    `cluster ${cluster.name} is a simulator: run it with --sim ${cluster.sim?.scenarios.join(',')}`,
-  );
 }
 
 async function simTarget(scenarios: string[]): Promise<Target> {

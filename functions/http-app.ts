@@ -3,7 +3,12 @@ import { type Context, Hono, type MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { verifySlackSignature } from '../src/chat/signature.ts';
 import { type DispatchContext, type Dispatched, dispatchTrigger } from '../src/routing/dispatch.ts';
-import { parseAlertmanager, parseBlockActions, parseSlashCommand, TriggerError } from '../src/triggers/index.ts';
+import {
+  parseAlertmanager,
+  parseBlockActions,
+  parseSlashCommand,
+  TriggerError,
+} from '../src/triggers/index.ts';
 import { slackCommandAnswer } from './slack-answers.ts';
 
 /**
@@ -91,7 +96,12 @@ function formOf(c: Context<Env>): Record<string, string> {
 
 function summary(result: Dispatched) {
   return {
-    queued: result.queued.map((job) => ({ runId: job.resume?.runId ?? job.id, cluster: job.cluster, runbook: job.runbook, mode: job.mode })),
+    queued: result.queued.map((job) => ({
+      runId: job.resume?.runId ?? job.id,
+      cluster: job.cluster,
+      runbook: job.runbook,
+      mode: job.mode,
+    })),
     duplicates: result.duplicates.length,
     resolved: result.resolved.map((job) => ({ cluster: job.cluster, runbook: job.runbook })),
     skipped: result.skipped,
@@ -108,14 +118,22 @@ export function createHttpApp(deps: HttpAppDeps): Hono<Env> {
     if (error instanceof TriggerError) return c.json({ error: error.message, field: error.field }, 400);
     throw error;
   });
-  app.use('*', bodyLimit({ maxSize, onError: (c) => fail(c, 413, `request body is larger than ${maxSize} bytes`) }));
+  app.use(
+    '*',
+    bodyLimit({ maxSize, onError: (c) => fail(c, 413, `request body is larger than ${maxSize} bytes`) }),
+  );
 
   app.get('/healthz', (c) => c.json({ ok: true }));
 
-  app.post('/alerts/alertmanager', alertmanagerAuth(deps.secrets.alertmanagerToken), requireContentType('application/json'), async (c) => {
-    const trigger = parseAlertmanager(parseJsonBody(c), edge());
-    return c.json(summary(await dispatchTrigger(trigger, dispatch)), 202);
-  });
+  app.post(
+    '/alerts/alertmanager',
+    alertmanagerAuth(deps.secrets.alertmanagerToken),
+    requireContentType('application/json'),
+    async (c) => {
+      const trigger = parseAlertmanager(parseJsonBody(c), edge());
+      return c.json(summary(await dispatchTrigger(trigger, dispatch)), 202);
+    },
+  );
 
   const slackForm = requireContentType('application/x-www-form-urlencoded');
   const signed = slackSignature(deps.secrets.slackSigningSecret, dispatch.now);
@@ -126,7 +144,8 @@ export function createHttpApp(deps: HttpAppDeps): Hono<Env> {
       command = parseSlashCommand(formOf(c), edge());
     } catch (error) {
       // A typo in the command text is the person's to fix: Slack shows a 200 answer to them only.
-      if (error instanceof TriggerError && error.field === 'text') return c.json({ response_type: 'ephemeral', text: error.message });
+      if (error instanceof TriggerError && error.field === 'text')
+        return c.json({ response_type: 'ephemeral', text: error.message });
       throw error;
     }
     return c.json(await slackCommandAnswer(command, dispatch));
@@ -135,9 +154,10 @@ export function createHttpApp(deps: HttpAppDeps): Hono<Env> {
   app.post('/slack/interactions', slackForm, signed, async (c) => {
     const trigger = parseBlockActions(formOf(c), edge());
     const result = await dispatchTrigger(trigger, dispatch);
-    const text = result.queued.length > 0
-      ? `Approved by <@${trigger.actor.id}>: resuming run ${trigger.approval?.runId} with the approved plan.`
-      : result.skipped.join('; ') || 'Already handled.';
+    const text =
+      result.queued.length > 0
+        ? `Approved by <@${trigger.actor.id}>: resuming run ${trigger.approval?.runId} with the approved plan.`
+        : result.skipped.join('; ') || 'Already handled.';
     return c.json({ response_type: 'ephemeral', replace_original: false, text });
   });
 

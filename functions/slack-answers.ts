@@ -15,31 +15,50 @@ const HELP = [
 const ephemeral = (text: string): SlackAnswer => ({ response_type: 'ephemeral', text });
 
 /** What a slash command does and says back; queuing only, so the answer is immediate. */
-export async function slackCommandAnswer(command: SlackCommand, context: DispatchContext): Promise<SlackAnswer> {
+export async function slackCommandAnswer(
+  command: SlackCommand,
+  context: DispatchContext,
+): Promise<SlackAnswer> {
   const { request, trigger } = command;
   switch (request.verb) {
     case 'help':
       return ephemeral(HELP);
     case 'status': {
       const { maxWrites, windowMinutes } = context.config.limits.brake;
-      const brake = await context.store.brake.state(request.cluster, maxWrites, windowMinutes * 60, context.now());
+      const brake = await context.store.brake.state(
+        request.cluster,
+        maxWrites,
+        windowMinutes * 60,
+        context.now(),
+      );
       const runs = await context.store.runs.list({ cluster: request.cluster, limit: 5 });
-      const lines = runs.map((r) => `• ${r.runbook} (${r.mode}, ${r.source}): ${r.verdict ?? r.status}, ${r.queuedAt}`);
+      const lines = runs.map(
+        (r) => `• ${r.runbook} (${r.mode}, ${r.source}): ${r.verdict ?? r.status}, ${r.queuedAt}`,
+      );
       return ephemeral(
-        [`*${request.cluster}*: brake ${brake.engaged ? 'ENGAGED' : 'off'} (${brake.used}/${brake.limit} writes this window)`, ...lines].join('\n'),
+        [
+          `*${request.cluster}*: brake ${brake.engaged ? 'ENGAGED' : 'off'} (${brake.used}/${brake.limit} writes this window)`,
+          ...lines,
+        ].join('\n'),
       );
     }
     case 'brake-reset': {
       const approvers = Object.values(context.config.approvers).flat();
-      if (!approvers.includes(trigger.actor.id)) return ephemeral(`<@${trigger.actor.id}> is not an approver: ask one to reset the brake.`);
+      if (!approvers.includes(trigger.actor.id))
+        return ephemeral(`<@${trigger.actor.id}> is not an approver: ask one to reset the brake.`);
       await context.store.brake.reset(request.cluster);
-      return { response_type: 'in_channel', text: `Brake on ${request.cluster} reset by <@${trigger.actor.id}>: cluster writes may go again.` };
+      return {
+        response_type: 'in_channel',
+        text: `Brake on ${request.cluster} reset by <@${trigger.actor.id}>: cluster writes may go again.`,
+      };
     }
     case 'run': {
       const result = await dispatchTrigger(trigger, context);
       if (result.queued.length > 0) {
         const what = result.queued.map((job) => job.runbook).join(', ');
-        return ephemeral(`Queued ${what} on ${request.cluster} (${request.mode}). The report will be posted in the cluster's channel.`);
+        return ephemeral(
+          `Queued ${what} on ${request.cluster} (${request.mode}). The report will be posted in the cluster's channel.`,
+        );
       }
       if (result.duplicates.length > 0) return ephemeral('Already queued: this request was received before.');
       return ephemeral(`Nothing to run: ${result.skipped.join('; ')}`);
