@@ -3,22 +3,36 @@ import { z } from 'zod';
 const DNS_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 const ONE_DAY_SECONDS = 86_400;
 
+/** Slack sends every value as text (`gracePeriodSeconds=30 namespaces=shop,web`); read it as typed. */
+const fromText = {
+  number: (value: unknown) => (typeof value === 'string' && value.trim() !== '' ? Number(value) : value),
+  list: (value: unknown) => (typeof value === 'string' ? value.split(',').map((item) => item.trim()) : value),
+};
+
 /** What a caller may change: how old an unmanaged pod must be, and which namespaces to look at. */
 export const unmanagedPodsParams = z.strictObject({
   gracePeriodSeconds: z
-    .int({ error: 'must be a whole number of seconds' })
-    .min(0, { error: 'must be 0 or more seconds' })
-    .max(ONE_DAY_SECONDS, { error: `must be at most ${ONE_DAY_SECONDS} seconds (one day)` })
+    .preprocess(
+      fromText.number,
+      z
+        .int({ error: 'must be a whole number of seconds' })
+        .min(0, { error: 'must be 0 or more seconds' })
+        .max(ONE_DAY_SECONDS, { error: `must be at most ${ONE_DAY_SECONDS} seconds (one day)` }),
+    )
     .optional(),
   namespaces: z
-    .array(
+    .preprocess(
+      fromText.list,
       z
-        .string({ error: 'must be a namespace name' })
-        .max(63, { error: 'must be a namespace name (at most 63 characters)' })
-        .regex(DNS_LABEL, { error: 'must be a namespace name (lowercase letters, digits and -)' }),
-      { error: 'must be a list of namespace names' },
+        .array(
+          z
+            .string({ error: 'must be a namespace name' })
+            .max(63, { error: 'must be a namespace name (at most 63 characters)' })
+            .regex(DNS_LABEL, { error: 'must be a namespace name (lowercase letters, digits and -)' }),
+          { error: 'must be a list of namespace names' },
+        )
+        .min(1, { error: 'must name at least one namespace (leave it out for all namespaces)' }),
     )
-    .min(1, { error: 'must name at least one namespace (leave it out for all namespaces)' })
     .optional(),
 });
 

@@ -349,10 +349,10 @@ describe('unmanaged-pods parameters', () => {
   it.each([
     [{ gracePeriodSeconds: -1 }, 'gracePeriodSeconds: must be 0 or more seconds'],
     [{ gracePeriodSeconds: 1.5 }, 'gracePeriodSeconds: must be a whole number of seconds'],
-    [{ gracePeriodSeconds: '30' }, 'gracePeriodSeconds: must be a whole number of seconds'],
+    [{ gracePeriodSeconds: 'soon' }, 'gracePeriodSeconds: must be a whole number of seconds'],
     [{ namespaces: [] }, 'namespaces: must name at least one namespace'],
     [{ namespaces: ['Shop'] }, 'namespaces.0: must be a namespace name'],
-    [{ namespaces: 'shop' }, 'namespaces: must be a list of namespace names'],
+    [{ namespaces: 7 }, 'namespaces: must be a list of namespace names'],
     [{ grace: 30 }, 'Unrecognized key: "grace"'],
   ])('rejects %j, naming the field, before anything runs', async (params, message) => {
     const { access, used } = untouchable();
