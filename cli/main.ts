@@ -1,8 +1,18 @@
 import { Command, CommanderError } from 'commander';
+import { brakeCommand } from './commands/brake.ts';
 import { demoCommand } from './commands/demo.ts';
+import { historyCommand } from './commands/history.ts';
 import { listCommand } from './commands/list.ts';
 import { runCommand } from './commands/run.ts';
+import { serveCommand } from './commands/serve.ts';
 import { simCommand } from './commands/sim.ts';
+
+/** Subcommands do not inherit these: without them commander would exit the process itself. */
+function withOurExits(command: Command): Command {
+  command.exitOverride().configureOutput({ outputError: (text, write) => write(text) });
+  for (const child of command.commands) withOurExits(child);
+  return command;
+}
 
 /** Entry point of the `responder` command; returns the process exit code. */
 export async function main(argv: string[]): Promise<number> {
@@ -14,9 +24,16 @@ export async function main(argv: string[]): Promise<number> {
     .description('Cilium Responder: find and fix Cilium incidents on EKS')
     .exitOverride()
     .configureOutput({ outputError: (text, write) => write(text) });
-  for (const command of [listCommand(), runCommand(setExitCode), simCommand(), demoCommand(setExitCode)]) {
-    // Subcommands do not inherit these: without them commander would exit the process itself.
-    program.addCommand(command.exitOverride().configureOutput({ outputError: (text, write) => write(text) }));
+  for (const command of [
+    listCommand(),
+    runCommand(setExitCode),
+    serveCommand(),
+    historyCommand(),
+    brakeCommand(),
+    simCommand(),
+    demoCommand(setExitCode),
+  ]) {
+    program.addCommand(withOurExits(command));
   }
   try {
     await program.parseAsync(argv);

@@ -54,7 +54,8 @@ function requireContentType(type: string): MiddlewareHandler<Env> {
   };
 }
 
-function alertmanagerAuth(expected: string | undefined): MiddlewareHandler<Env> {
+/** The webhook token guards Alertmanager's posts and the operator endpoints (history, brake reset). */
+function tokenAuth(expected: string | undefined): MiddlewareHandler<Env> {
   return async (c, next) => {
     if (!expected) return fail(c, 503, 'the server has no ALERTMANAGER_TOKEN configured');
     const token = presentedToken(c.req.header('authorization'));
@@ -125,15 +126,29 @@ export function createHttpApp(deps: HttpAppDeps): Hono<Env> {
 
   app.get('/healthz', (c) => c.json({ ok: true }));
 
-  app.post(
-    '/alerts/alertmanager',
-    alertmanagerAuth(deps.secrets.alertmanagerToken),
-    requireContentType('application/json'),
-    async (c) => {
-      const trigger = parseAlertmanager(parseJsonBody(c), edge());
-      return c.json(summary(await dispatchTrigger(trigger, dispatch)), 202);
-    },
-  );
+  const webhookToken = tokenAuth(deps.secrets.alertmanagerToken);
+
+  app.post('/alerts/alertmanager', webhookToken, requireContentType('application/json'), async (c) => {
+    const trigger = parseAlertmanager(parseJsonBody(c), edge());
+    return c.json(summary(await dispatchTrigger(trigger, dispatch)), 202);
+  });
+
+  // The audit trail, newest first, without the full reports.
+  app.get('/runs', webhookToken, async (c) => {
+    const cluster = c.req.query('cluster');
+    const limit = Math.min(Number(c.req.query('limit') ?? '50') || 50, 500);
+    const runs = await dispatch.store.runs.list({ ...(cluster ? { cluster } : {}), limit });
+    return c.json({ runs: runs.map(({ report: _report, ...record }) => record) });
+  });
+
+  app.post('/brake/reset', webhookToken, requireContentType('application/json'), async (c) => {
+    const body = parseJsonBody(c) as { cluster?: unknown };
+    if (typeof body?.cluster !== 'string' || !dispatch.config.clusters.some((k) => k.name === body.cluster)) {
+      throw new TriggerError('cluster', 'expected the name of a configured cluster');
+    }
+    await dispatch.store.brake.reset(body.cluster);
+    return c.json({ reset: body.cluster });
+  });
 
   const slackForm = requireContentType('application/x-www-form-urlencoded');
   const signed = slackSignature(deps.secrets.slackSigningSecret, dispatch.now);

@@ -19,8 +19,8 @@ export async function serveSim(options: ServeSimOptions): Promise<{ sim: Sim; ku
   return { sim, kubeconfigPath };
 }
 
-/** Keeps the process serving until Ctrl-C or SIGTERM, then shuts the simulator down. */
-export function untilInterrupted(sim: Sim): Promise<void> {
+/** Keeps the process serving until Ctrl-C or SIGTERM, then shuts down what it serves. */
+export function untilInterrupted(sim: { close(): Promise<void> }): Promise<void> {
   return new Promise((done) => {
     const stop = () => {
       process.off('SIGINT', stop);
