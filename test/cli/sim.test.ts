@@ -79,5 +79,10 @@ describe('responder demo (npm start)', () => {
       );
     }
     expect(output.slice(summary)).not.toMatch(/failed/);
+    // The alert path: four notifications queued through the local server, the retry deduplicated.
+    const alerts = output.slice(output.indexOf('=== alerts'), summary);
+    expect(alerts.match(/-> 202: queued \S+/g)).toHaveLength(4);
+    expect(alerts).toMatch(/again \(an Alertmanager retry\) -> 202: 1 duplicate, nothing queued/);
+    expect(output.slice(summary)).toMatch(/unmanaged-pods\s+auto\s+alertmanager:alertmanager/);
   }, 120_000);
 });
