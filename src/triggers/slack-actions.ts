@@ -1,7 +1,7 @@
 import { z } from 'zod';
+import { ApprovalValueSchema } from '../chat/approval-value.ts';
 import { deliveryKey } from './delivery-key.ts';
 import type { EdgeFacts } from './edge.ts';
-import { ApprovalValueSchema } from '../chat/approval-value.ts';
 import { APPROVAL_ACTION_IDS } from './slack-button.ts';
 import type { Trigger } from './types.ts';
 import { HttpsUrl, NonEmpty, parseJsonField, parseWith } from './validate.ts';
