@@ -55,9 +55,15 @@ export async function admit(jobs: readonly Job[], context: AdmitContext): Promis
       admission.duplicates.push(job);
       continue;
     }
-    // A resumed run keeps its record (it already holds the plan and the first report).
-    if (!job.resume) await context.store.runs.put(queuedRecord(job, context.now()));
-    await context.queue.send(job);
+    try {
+      // A resumed run keeps its record (it already holds the plan and the first report).
+      if (!job.resume) await context.store.runs.put(queuedRecord(job, context.now()));
+      await context.queue.send(job);
+    } catch (error) {
+      // Not queued, so not claimed: the sender's retry must be able to run it.
+      await context.store.dedupe.release(job.dedupeKey);
+      throw error;
+    }
     admission.queued.push(job);
   }
   return admission;

@@ -1,6 +1,6 @@
 import type { ResponderConfig } from '../config/schema.ts';
-import type { RunStore } from '../store/types.ts';
-import type { Trigger } from '../triggers/types.ts';
+import type { RunRecord, RunStore } from '../store/types.ts';
+import type { Actor, Trigger } from '../triggers/types.ts';
 import type { Job } from './job.ts';
 
 export type ApprovalDecision =
@@ -12,6 +12,26 @@ export type ApprovalDecision =
 export function mayApprove(config: ResponderConfig, runbook: string, actorIds: readonly string[]): boolean {
   const allowed = [...(config.approvers[runbook] ?? []), ...(config.approvers['*'] ?? [])];
   return actorIds.some((id) => allowed.includes(id));
+}
+
+/** Approve and reject clicks for one run share this dedupe key: the first decision wins. */
+export function approvalDedupeKey(runId: string): string {
+  return `approval|${runId}`;
+}
+
+const REJECTED = 'plan rejected by ';
+
+/** The record of a run whose plan a person rejected: closed, never resumed afterwards. */
+export function rejectedRecord(record: RunRecord, actor: Actor): RunRecord {
+  return { ...record, status: 'done', error: `${REJECTED}${actor.name ?? actor.id}` };
+}
+
+/** Why a run cannot take an approval now (rejected, running, or no plan waiting), if it cannot. */
+function notWaiting(record: RunRecord): string | undefined {
+  if (record.error?.startsWith(REJECTED)) return record.error;
+  if (record.status === 'running') return 'running';
+  if (record.verdict !== 'needs-approval') return record.verdict ?? record.status;
+  return undefined;
 }
 
 /**
@@ -27,12 +47,8 @@ export async function decideApproval(
   if (!approval) return { kind: 'refused', reason: 'not an approval' };
   const record = await context.runs.get(approval.runId);
   if (!record) return { kind: 'refused', reason: `no run ${approval.runId}` };
-  if (record.verdict !== 'needs-approval') {
-    return {
-      kind: 'refused',
-      reason: `run ${approval.runId} is not waiting for approval (${record.verdict ?? record.status})`,
-    };
-  }
+  const why = notWaiting(record);
+  if (why) return { kind: 'refused', reason: `run ${approval.runId} is not waiting for approval (${why})` };
   if (!mayApprove(context.config, record.runbook, [trigger.actor.id, ...(context.actorGroups ?? [])])) {
     return { kind: 'refused', reason: `<@${trigger.actor.id}> may not approve ${record.runbook} runs` };
   }
@@ -49,7 +65,7 @@ export async function decideApproval(
       mode: 'approve',
       params: {},
       trigger,
-      dedupeKey: `approval|${record.runId}`,
+      dedupeKey: approvalDedupeKey(record.runId),
       resume: { runId: record.runId, approved },
     },
   };

@@ -3,7 +3,7 @@ import type { JobQueue } from '../queue/types.ts';
 import type { StateStore } from '../store/types.ts';
 import type { Trigger } from '../triggers/types.ts';
 import { admit, recordResolved } from './admit.ts';
-import { decideApproval } from './approval.ts';
+import { approvalDedupeKey, decideApproval, rejectedRecord } from './approval.ts';
 import type { Job } from './job.ts';
 import { routeTrigger } from './route.ts';
 
@@ -39,13 +39,18 @@ export async function dispatchTrigger(trigger: Trigger, context: DispatchContext
     if (decision.kind === 'refused')
       return { queued: [], duplicates: [], resolved: [], skipped: [decision.reason] };
     if (decision.kind === 'rejected') {
+      // A rejection takes the same dedupe key as a resume: whichever click comes first decides.
+      const ttlSeconds = context.config.limits.dedupeMinutes * 60;
+      const key = approvalDedupeKey(decision.runId);
+      if (!(await context.store.dedupe.claim(key, ttlSeconds, context.now())))
+        return {
+          queued: [],
+          duplicates: [],
+          resolved: [],
+          skipped: [`run ${decision.runId} was already decided`],
+        };
       const record = await context.store.runs.get(decision.runId);
-      if (record)
-        await context.store.runs.put({
-          ...record,
-          status: 'done',
-          error: `plan rejected by ${trigger.actor.name ?? trigger.actor.id}`,
-        });
+      if (record) await context.store.runs.put(rejectedRecord(record, trigger.actor));
       return { queued: [], duplicates: [], resolved: [], skipped: [`run ${decision.runId} rejected`] };
     }
     return { ...(await admit([decision.job], context)), resolved: [], skipped: [] };

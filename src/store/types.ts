@@ -9,6 +9,8 @@ import type { TriggerSource } from '../triggers/types.ts';
 export interface DedupeStore {
   /** Claims `key` for `ttlSeconds`; true for the first claim, false while an earlier one lives. */
   claim(key: string, ttlSeconds: number, now: Date): Promise<boolean>;
+  /** Gives a claim back, when what it guarded could not be done (the queue was down): a retry may run. */
+  release(key: string): Promise<void>;
 }
 
 export interface LeaseStore {

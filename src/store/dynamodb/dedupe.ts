@@ -1,4 +1,4 @@
-import { type DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, type DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { epochSeconds, expiryAt } from '../expiry.ts';
 import type { DedupeStore } from '../types.ts';
 import { conditionally } from './conditional.ts';
@@ -19,5 +19,8 @@ export function dynamoDedupe(db: DynamoDBDocumentClient, table: string): DedupeS
           }),
         ),
       ),
+    release: async (key) => {
+      await db.send(new DeleteCommand({ TableName: table, Key: dedupeKey(key) }));
+    },
   };
 }

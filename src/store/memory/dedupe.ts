@@ -12,5 +12,8 @@ export function memoryDedupe(): DedupeStore {
       expiries.set(key, expiryAt(now, ttlSeconds));
       return true;
     },
+    async release(key) {
+      expiries.delete(key);
+    },
   };
 }

@@ -49,6 +49,13 @@ export function describeStateStore(adapter: string, makeStore: () => Promise<Sta
         expect(await store.dedupe.claim('alert-1', 600, at(601))).toBe(false);
       });
 
+      it('lets a released claim be made again at once', async () => {
+        expect(await store.dedupe.claim('alert-1', 600, T0)).toBe(true);
+        await store.dedupe.release('alert-1');
+        expect(await store.dedupe.claim('alert-1', 600, T0)).toBe(true);
+        expect(await store.dedupe.claim('alert-1', 600, T0)).toBe(false);
+      });
+
       it('keeps keys apart', async () => {
         expect(await store.dedupe.claim('alert-1', 600, T0)).toBe(true);
         expect(await store.dedupe.claim('alert-2', 600, T0)).toBe(true);
