@@ -13,6 +13,8 @@ export interface ActuatorOptions {
   log: Logger;
   /** `<action>:<target>` keys a person approved; only these act in `approve` and for agent restarts. */
   approved?: ReadonlySet<string>;
+  /** The run's deadline: once it aborts, no write happens (a step may outlive it in the background). */
+  signal?: AbortSignal;
 }
 
 /** A refusal in a report's words. */
@@ -74,6 +76,8 @@ export function createActuator(options: ActuatorOptions): Actuator {
     cap: { used: number; max: number },
     needsApproval: boolean,
   ) {
+    if (options.signal?.aborted)
+      return { outcome: 'skipped' as const, detail: 'deadline passed: the run is over, nothing written' };
     if (cap.used >= cap.max)
       return { outcome: 'skipped' as const, detail: `over the per-run cap of ${cap.max}` };
     const approved = options.approved?.has(actionKey(action, target)) ?? false;
@@ -87,14 +91,18 @@ export function createActuator(options: ActuatorOptions): Actuator {
     return undefined;
   }
 
-  /** A server-side dry run tells a plan which evictions a PodDisruptionBudget would refuse. */
-  async function previewEviction(target: PodTarget): Promise<string | undefined> {
+  /**
+   * A server-side dry run tells a plan which evictions a PodDisruptionBudget would refuse, and
+   * whether the real one would be allowed at all (a 403 shows up in the plan, not only in auto).
+   */
+  async function previewEviction(target: PodTarget): Promise<{ blockedBy?: string; caveat?: string }> {
     try {
       const preview = await kube.evict(target.namespace, target.name, { uid: target.uid, dryRun: true });
-      return preview.outcome === 'blocked-by-pdb' ? preview.message : undefined;
+      return preview.outcome === 'blocked-by-pdb' ? { blockedBy: preview.message } : {};
     } catch (error) {
-      log.warn('eviction preview failed; PodDisruptionBudgets not checked', { error: String(error) });
-      return undefined;
+      const reason = error instanceof Error ? error.message : String(error);
+      log.warn('eviction preview failed; PodDisruptionBudgets not checked', { error: reason });
+      return { caveat: `PodDisruptionBudgets not checked: ${reason}` };
     }
   }
 
@@ -122,10 +130,13 @@ export function createActuator(options: ActuatorOptions): Actuator {
           false,
         );
         if (stop?.outcome === 'planned') {
-          const blockedBy = await previewEviction(target);
-          if (blockedBy) return result('blocked', blockedBy);
+          const preview = await previewEviction(target);
+          if (preview.blockedBy) return result('blocked', preview.blockedBy);
           if (countsPlans) counts.evictions++;
-          return result('planned', `${stop.detail}: ${reason}`);
+          return result(
+            'planned',
+            `${stop.detail}: ${reason}${preview.caveat ? ` (${preview.caveat})` : ''}`,
+          );
         }
         if (stop) return result(stop.outcome, stop.detail);
         const evicted = await kube.evict(target.namespace, target.name, { uid: target.uid });

@@ -94,6 +94,7 @@ export async function runRunbook<P>(options: RunOptions<P>): Promise<Report> {
     brake: options.brake ?? UNLIMITED,
     log,
     approved,
+    signal,
   });
   const state = new Map<string, unknown>();
   const steps: StepReport[] = [];

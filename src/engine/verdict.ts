@@ -1,7 +1,7 @@
 import type { Mode, StepReport, Verdict } from './types.ts';
 
 function hasProblems(step: StepReport): boolean {
-  return step.findings.some((finding) => finding.severity !== 'info');
+  return step.status === 'fail' || step.findings.some((finding) => finding.severity !== 'info');
 }
 
 /**
