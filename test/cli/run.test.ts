@@ -1,0 +1,102 @@
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Report } from '../../src/engine/types.ts';
+import { type RunningCli, runCli, startCli } from './run-cli.ts';
+
+function parseReport(output: string): Report {
+  return JSON.parse(output.slice(output.indexOf('{'))) as Report;
+}
+
+const stillOpen = (report: Report) => report.steps[report.steps.length - 1]?.findings ?? [];
+
+describe('responder run against a running `responder sim`', () => {
+  let sim: RunningCli;
+  let kubeconfig: string;
+
+  beforeAll(async () => {
+    kubeconfig = join(await mkdtemp(join(tmpdir(), 'responder-run-')), 'kubeconfig');
+    sim = startCli(['sim', '--scenario', 'unmanaged-pods', '--kubeconfig', kubeconfig]);
+    await sim.waitFor(/ready/);
+  });
+  afterAll(() => sim.stop());
+
+  it('acts in auto, then a second run finds only what it could not or would not touch, each with its reason', async () => {
+    const first = await runCli([
+      'run',
+      'unmanaged-pods',
+      '--kubeconfig',
+      kubeconfig,
+      '--mode',
+      'auto',
+      '--json',
+    ]);
+    expect(first.code, first.output).toBe(1);
+    const firstReport = parseReport(first.output);
+    expect(firstReport).toMatchObject({
+      runbook: 'unmanaged-pods',
+      cluster: 'sim',
+      mode: 'auto',
+      verdict: 'degraded',
+    });
+    const done = firstReport.steps.flatMap((s) => s.done);
+    expect(done.filter((d) => d.outcome === 'done').length).toBeGreaterThan(0);
+    expect(done.some((d) => d.outcome === 'blocked' && /disruption budget/.test(d.detail ?? ''))).toBe(true);
+    expect(done.some((d) => d.target.includes('aws-node'))).toBe(false);
+
+    const second = await runCli([
+      'run',
+      'unmanaged-pods',
+      '--kubeconfig',
+      kubeconfig,
+      '--mode',
+      'auto',
+      '--json',
+    ]);
+    expect(second.code, second.output).toBe(1);
+    const left = stillOpen(parseReport(second.output));
+    const evicted = new Set(done.filter((d) => d.outcome === 'done').map((d) => d.target));
+    expect(left.length).toBeGreaterThan(0);
+    for (const finding of left) {
+      expect(evicted.has(finding.target)).toBe(false);
+      expect(finding.message).toMatch(
+        /disruption budget|not ready|agent-not-ready|kubelet|static|excluded|cap/i,
+      );
+    }
+    expect(
+      parseReport(second.output)
+        .steps.flatMap((s) => s.done)
+        .filter((d) => d.outcome === 'done'),
+    ).toHaveLength(0);
+  }, 120_000);
+
+  it('prints one line per step, a findings table and the verdict for people', async () => {
+    const { code, output } = await runCli(['run', 'cgroup-root-hooks', '--kubeconfig', kubeconfig]);
+    expect(code).toBe(0);
+    expect(output).toContain('cgroup-root-hooks on sim (dry-run)');
+    expect(output).toMatch(/^ {2}ok +socket-lb +socket LB is on/m);
+    expect(output).toMatch(/Verdict: healthy/);
+  }, 60_000);
+});
+
+describe('responder run, errors', () => {
+  it('names an unknown runbook and exits 2', async () => {
+    const { code, output } = await runCli(['run', 'nope', '--sim', 'healthy']);
+    expect(code).toBe(2);
+    expect(output).toMatch(/unknown runbook "nope"; known runbooks: unmanaged-pods/);
+  });
+
+  it('asks for exactly one cluster', async () => {
+    const { code, output } = await runCli(['run', 'all']);
+    expect(code).toBe(2);
+    expect(output).toMatch(/choose one cluster: --sim <scenario>, --kubeconfig <path> or --cluster <name>/);
+  });
+
+  it('lists the runbooks', async () => {
+    const { code, output } = await runCli(['list']);
+    expect(code).toBe(0);
+    for (const id of ['unmanaged-pods', 'cgroup-root-hooks', 'host-identity', 'tunnel-datapath'])
+      expect(output).toContain(id);
+  });
+});
