@@ -56,7 +56,9 @@ export async function runJob(job: Job, context: WorkerContext): Promise<RunRecor
     throw new Error(
       `job ${job.id}: unknown ${runbook ? 'cluster' : 'runbook'} in ${job.cluster}/${job.runbook}`,
     );
-  const base = (await store.runs.get(job.resume?.runId ?? job.id)) ?? queuedRecord(job, context.now());
+  // A redelivery starts from the record a failed attempt left; its error is not this attempt's.
+  const { error: _failedBefore, ...base } =
+    (await store.runs.get(job.resume?.runId ?? job.id)) ?? queuedRecord(job, context.now());
   const leaseKey = `${job.cluster}|${job.runbook}`;
   if (
     !(await store.leases.acquire(leaseKey, context.owner, config.limits.leaseMinutes * 60, context.now()))
@@ -73,19 +75,34 @@ export async function runJob(job: Job, context: WorkerContext): Promise<RunRecor
   try {
     const startedAt = context.now().toISOString();
     await store.runs.put({ ...base, status: 'running', startedAt });
-    const access = await context.connect(cluster);
-    const report = await runRunbook({
-      runbook,
-      access,
-      mode: job.mode,
-      params: job.params,
-      limits: config.limits,
-      brake: storeBrake(context),
-      runId: base.runId,
-      log: context.log,
-      now: context.now,
-      ...(job.resume ? { approved: job.resume.approved } : {}),
-    });
+    let report: Report;
+    try {
+      // Named as the config names the cluster (EKS and kubeconfig connections carry the EKS cluster
+      // or context name): the brake, reports and fingerprints must agree with `brake reset <cluster>`.
+      const access = { ...(await context.connect(cluster)), name: cluster.name };
+      report = await runRunbook({
+        runbook,
+        access,
+        mode: job.mode,
+        params: job.params,
+        limits: config.limits,
+        brake: storeBrake(context),
+        runId: base.runId,
+        log: context.log,
+        now: context.now,
+        ...(job.resume ? { approved: job.resume.approved } : {}),
+      });
+    } catch (error) {
+      // The audit record must not say `running` for a job that died: it says why, and the queue retries.
+      await store.runs.put({
+        ...base,
+        status: 'failed',
+        startedAt,
+        error: error instanceof Error ? error.message : String(error),
+        finishedAt: context.now().toISOString(),
+      });
+      throw error;
+    }
     const record: RunRecord = {
       ...base,
       ...summarize(report),
