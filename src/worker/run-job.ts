@@ -63,6 +63,9 @@ export async function runJob(job: Job, context: WorkerContext): Promise<RunRecor
   if (
     !(await store.leases.acquire(leaseKey, context.owner, config.limits.leaseMinutes * 60, context.now()))
   ) {
+    // An approved plan must not be lost to a run that happens to overlap: let the queue bring it back.
+    if (job.resume)
+      throw new Error(`${job.runbook} on ${job.cluster} is busy; the approved run will be retried`);
     const skipped: RunRecord = {
       ...base,
       status: 'duplicate',
@@ -111,10 +114,15 @@ export async function runJob(job: Job, context: WorkerContext): Promise<RunRecor
       finishedAt: context.now().toISOString(),
     };
     await store.runs.put(record);
-    await context.chat.postReport(report, {
-      channel: cluster.channel ?? context.defaultChannel,
-      threadKey: `${job.cluster}/${job.runbook}`,
-    });
+    try {
+      await context.chat.postReport(report, {
+        channel: cluster.channel ?? context.defaultChannel,
+        threadKey: `${job.cluster}/${job.runbook}`,
+      });
+    } catch (error) {
+      // The run is done and recorded; retrying the job for a chat failure would run it (and act) twice.
+      context.log.error('could not post the report to chat', { runId: record.runId, error: String(error) });
+    }
     return record;
   } finally {
     await store.leases.release(leaseKey, context.owner);

@@ -1,0 +1,85 @@
+import { describe, expect, it } from 'vitest';
+import { createHttpApp } from '../../functions/http-app.ts';
+import { parseConfig } from '../../src/config/load.ts';
+import { memoryStore } from '../../src/store/index.ts';
+
+const CONFIG = parseConfig(`
+clusters:
+  - name: prod-eu
+    sim: { scenarios: [healthy] }
+`);
+const TOKEN = 'operator-token';
+
+function app() {
+  const store = memoryStore();
+  const queue = { send: async () => {} };
+  const now = () => new Date('2026-11-21T10:00:00Z');
+  const http = createHttpApp({
+    dispatch: { config: CONFIG, store, queue, runbooks: ['unmanaged-pods'], now, newId: () => 'job-1' },
+    secrets: { alertmanagerToken: TOKEN },
+  });
+  return { http, store };
+}
+
+const auth = { authorization: `Bearer ${TOKEN}` };
+
+describe('operator endpoints', () => {
+  it('GET /runs lists the audit trail without the full reports, and needs the token', async () => {
+    const { http, store } = app();
+    await store.runs.put({
+      runId: 'run-1',
+      jobId: 'job-1',
+      cluster: 'prod-eu',
+      runbook: 'unmanaged-pods',
+      mode: 'auto',
+      source: 'alertmanager',
+      actor: 'alertmanager',
+      reason: 'CiliumUnmanagedPods',
+      status: 'done',
+      verdict: 'remediated',
+      plan: [],
+      actions: ['evict-pod shop/web-1: done'],
+      queuedAt: '2026-11-21T09:59:00Z',
+      report: {
+        runId: 'run-1',
+        runbook: 'unmanaged-pods',
+        cluster: 'prod-eu',
+        mode: 'auto',
+        verdict: 'remediated',
+        steps: [],
+        timings: { startedAt: '', finishedAt: '', durationMs: 1 },
+      },
+    });
+    expect((await http.request('/runs')).status).toBe(401);
+    const response = await http.request('/runs?cluster=prod-eu', { headers: auth });
+    const { runs } = (await response.json()) as { runs: Record<string, unknown>[] };
+    expect(runs).toHaveLength(1);
+    expect(runs[0]).toMatchObject({
+      runId: 'run-1',
+      verdict: 'remediated',
+      actions: ['evict-pod shop/web-1: done'],
+    });
+    expect(runs[0]).not.toHaveProperty('report');
+  });
+
+  it('POST /brake/reset lets writes go again, and names a bad cluster', async () => {
+    const { http, store } = app();
+    const now = new Date('2026-11-21T10:00:00Z');
+    expect(await store.brake.take('prod-eu', 1, 900, now)).toBe(true);
+    expect(await store.brake.take('prod-eu', 1, 900, now)).toBe(false);
+    const bad = await http.request('/brake/reset', {
+      method: 'POST',
+      headers: { ...auth, 'content-type': 'application/json' },
+      body: '{"cluster":"nope"}',
+    });
+    expect(bad.status).toBe(400);
+    expect(await bad.json()).toMatchObject({ field: 'cluster' });
+    const ok = await http.request('/brake/reset', {
+      method: 'POST',
+      headers: { ...auth, 'content-type': 'application/json' },
+      body: '{"cluster":"prod-eu"}',
+    });
+    expect(ok.status).toBe(200);
+    expect(await store.brake.take('prod-eu', 1, 900, now)).toBe(true);
+  });
+});
