@@ -11,6 +11,32 @@ import { notApplicable, readRouting } from './step-routing-config.ts';
 const HEALTH_STATUS = ['cilium-health', 'status', '-o', 'json'];
 /** Enough probe errors to show the pattern without flooding the report on a large cluster. */
 const MAX_PATH_EVIDENCE = 10;
+/**
+ * A fully blocked 5,000-node cluster has 25 million failing pairs; past this many, the report lists
+ * the first pairs (in a stable order) and counts the rest, which share the same fix.
+ */
+const MAX_PATH_FINDINGS = 200;
+
+/** What one agent's health report says, kept small: only its failing paths, as they are judged. */
+interface AgentView {
+  paths: FailedPath[];
+  /** Whether it has probed any other ready node yet. */
+  probedAny: boolean;
+}
+
+async function agentView(
+  ctx: StepContext<Params>,
+  agent: AgentPod,
+  readyNodes: ReadonlySet<string>,
+): Promise<AgentView> {
+  const report = await healthReport(ctx, agent);
+  const hasPeers = readyNodes.size > (readyNodes.has(agent.node) ? 1 : 0);
+  return {
+    paths: failedPaths(agent.node, report, readyNodes),
+    probedAny:
+      !hasPeers || report.nodes.some((entry) => entry.node !== agent.node && readyNodes.has(entry.node)),
+  };
+}
 
 async function healthReport(ctx: StepContext<Params>, agent: AgentPod): Promise<HealthReport> {
   const result = await ctx.cilium.exec(agent, HEALTH_STATUS);
@@ -34,10 +60,7 @@ interface Judged {
 }
 
 /** Failing paths between ready nodes, and the agents whose answer could not be used. */
-function judge(
-  results: readonly AgentResult<HealthReport | undefined>[],
-  readyNodes: ReadonlySet<string>,
-): Judged {
+function judge(results: readonly AgentResult<AgentView | undefined>[]): Judged {
   const judged: Judged = { paths: [], failures: [], recheck: new Map() };
   for (const result of results) {
     const { agent } = result;
@@ -46,16 +69,15 @@ function judge(
       continue;
     }
     if (!result.value) continue;
-    const peers = new Set([...readyNodes].filter((peer) => peer !== agent.node));
     // An agent that has probed nobody yet proves nothing: not healthy, not broken.
-    if (peers.size > 0 && !result.value.nodes.some((entry) => peers.has(entry.node))) {
+    if (!result.value.probedAny) {
       judged.failures.push({
         node: agent.node,
         message: 'cilium-health has no results for the other nodes yet; retry in a minute',
       });
       continue;
     }
-    judged.paths.push(...failedPaths(agent.node, result.value, peers));
+    for (const path of result.value.paths) judged.paths.push(path);
     judged.recheck.set(
       agent.node,
       `kubectl -n ${agent.namespace} exec ${agent.name} -c ${AGENT_CONTAINER} -- cilium-health status --probe`,
@@ -79,9 +101,28 @@ function evidenceOf({ paths, failures }: Judged, notReady: readonly string[]): E
   ];
 }
 
+function byPair(a: FailedPath, b: FailedPath): number {
+  return a.from < b.from ? -1 : a.from > b.from ? 1 : a.to < b.to ? -1 : a.to > b.to ? 1 : 0;
+}
+
 function outcomeOf(judged: Judged, tunnel: string, notReady: readonly string[], checked: number): Outcome {
-  const findings = judged.paths.map((path) => pathFinding(path, tunnel, judged.recheck.get(path.from) ?? ''));
-  const evidence = evidenceOf(judged, notReady);
+  const listed =
+    judged.paths.length > MAX_PATH_FINDINGS
+      ? [...judged.paths].sort(byPair).slice(0, MAX_PATH_FINDINGS)
+      : judged.paths;
+  const findings = listed.map((path) => pathFinding(path, tunnel, judged.recheck.get(path.from) ?? ''));
+  const unlisted = judged.paths.length - listed.length;
+  const evidence = [
+    ...evidenceOf(judged, notReady),
+    ...(unlisted > 0
+      ? [
+          {
+            source: 'cilium-health',
+            text: `${unlisted} more failing paths are not listed as findings (same fix)`,
+          },
+        ]
+      : []),
+  ];
   const [first, ...more] = judged.failures;
   if (first) {
     const others = more.length > 0 ? ` (and ${more.length} more)` : '';
@@ -91,7 +132,7 @@ function outcomeOf(judged: Judged, tunnel: string, notReady: readonly string[], 
   const sources = new Set(judged.paths.map((path) => path.from)).size;
   const summary =
     findings.length > 0
-      ? `${findings.length} failing node-to-node paths from ${sources} of ${checked} nodes`
+      ? `${judged.paths.length} failing node-to-node paths from ${sources} of ${checked} nodes`
       : `all node-to-node paths answer (${checked} agents checked)`;
   return outcome(statusFor(findings), summary, { findings, evidence });
 }
@@ -111,13 +152,13 @@ export const nodeHealthStep: Step<Params> = {
     const readyNodes = new Set(agents.filter((agent) => agent.ready).map((agent) => agent.node));
     const notReady = agents.filter((agent) => !agent.ready).map((agent) => agent.node);
     const results = await ctx.cilium.forEachAgent(
-      async (agent) => (agent.ready ? healthReport(ctx, agent) : undefined),
+      async (agent) => (agent.ready ? agentView(ctx, agent, readyNodes) : undefined),
       {
         concurrency: ctx.limits.concurrency,
         signal: ctx.signal,
         onProgress: (done, total) => ctx.progress(done, total, 'agents checked'),
       },
     );
-    return outcomeOf(judge(results, readyNodes), describeTunnel(routing), notReady, readyNodes.size);
+    return outcomeOf(judge(results), describeTunnel(routing), notReady, readyNodes.size);
   },
 };

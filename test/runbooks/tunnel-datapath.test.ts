@@ -245,3 +245,23 @@ describe('tunnel-datapath when access is missing', () => {
     expect(report.verdict).toBe('degraded');
   });
 });
+
+describe('tunnel-datapath on a larger blocked cluster', () => {
+  it('lists at most 200 failing pairs as findings and counts the rest, in a stable order', async () => {
+    const under = await startScenario(['vxlan-blocked'], { scenario: { nodes: 16 } });
+    try {
+      const first = await runRunbook({ runbook: tunnelDatapath, access: under.access, mode: 'dry-run' });
+      const step = first.steps.find((s) => s.id === 'node-to-node-health') as StepReport;
+      expect(step.summary).toMatch(/^240 failing node-to-node paths from 16 of 16 nodes/);
+      expect(step.findings).toHaveLength(200);
+      expect(step.evidence.map((e) => e.text)).toContain(
+        '40 more failing paths are not listed as findings (same fix)',
+      );
+      const again = await runRunbook({ runbook: tunnelDatapath, access: under.access, mode: 'dry-run' });
+      const targets = (report: Report) => report.steps.flatMap((s) => s.findings.map((f) => f.target));
+      expect(targets(again)).toEqual(targets(first));
+    } finally {
+      await under.sim.close();
+    }
+  }, 60_000);
+});
