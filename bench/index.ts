@@ -1,9 +1,16 @@
+import { runbookScaleBench } from './runbook-scale.ts';
 import { simPagingBench } from './sim-paging.ts';
 
-/** `npm run bench`: each benchmark prints ratios measured within one run. */
-const benches = { 'simulator paging at scale': simPagingBench };
+/** `npm run bench`: each benchmark prints ratios measured within one run (machines here are noisy). */
+const benches: Record<
+  string,
+  () => Record<string, number | string> | Promise<Record<string, number | string>>
+> = {
+  'simulator paging at scale': simPagingBench,
+  'unmanaged-pods at scale': runbookScaleBench,
+};
 
 for (const [name, bench] of Object.entries(benches)) {
   process.stdout.write(`\n${name}\n`);
-  for (const [label, value] of Object.entries(bench())) process.stdout.write(`  ${label}: ${value}\n`);
+  for (const [label, value] of Object.entries(await bench())) process.stdout.write(`  ${label}: ${value}\n`);
 }
