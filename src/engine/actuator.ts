@@ -67,10 +67,11 @@ export function createActuator(options: ActuatorOptions): Actuator {
   }
 
   /**
-   * Cap, mode, approval and brake, in that order; undefined means go. The cap counts planned
-   * writes too, so a dry-run plan shows exactly what `auto` would do.
+   * Deadline, cap, mode and approval, in that order; undefined means this write may go (the brake
+   * is asked last, right before writing). The cap counts planned writes too, so a dry-run plan
+   * shows exactly what `auto` would do.
    */
-  async function gate(
+  function permission(
     action: string,
     target: string,
     cap: { used: number; max: number },
@@ -85,11 +86,10 @@ export function createActuator(options: ActuatorOptions): Actuator {
     if ((options.mode === 'approve' || needsApproval) && !approved) {
       return { outcome: 'planned' as const, detail: 'needs approval' };
     }
-    if (!(await options.brake.tryWrite(options.cluster))) {
-      return { outcome: 'blocked' as const, detail: 'brake engaged: too many cluster writes in this window' };
-    }
     return undefined;
   }
+
+  const BRAKE_ENGAGED = 'brake engaged: too many cluster writes in this window';
 
   /**
    * A server-side dry run tells a plan which evictions a PodDisruptionBudget would refuse, and
@@ -123,22 +123,25 @@ export function createActuator(options: ActuatorOptions): Actuator {
           return result('skipped', 'the pod was replaced since it was checked (uid changed)');
         const excluded = await exclusion(target, pod);
         if (excluded) return result('skipped', excluded);
-        const stop = await gate(
+        const stop = permission(
           action,
           where,
           { used: counts.evictions, max: limits.maxEvictionsPerRun },
           false,
         );
-        if (stop?.outcome === 'planned') {
-          const preview = await previewEviction(target);
-          if (preview.blockedBy) return result('blocked', preview.blockedBy);
+        if (stop && stop.outcome !== 'planned') return result(stop.outcome, stop.detail);
+        // A plan shows which evictions a budget would refuse; before a real one, the preview keeps a
+        // refused eviction from spending the brake's budget.
+        const preview = await previewEviction(target);
+        if (preview.blockedBy) return result('blocked', preview.blockedBy);
+        if (stop) {
           if (countsPlans) counts.evictions++;
           return result(
             'planned',
             `${stop.detail}: ${reason}${preview.caveat ? ` (${preview.caveat})` : ''}`,
           );
         }
-        if (stop) return result(stop.outcome, stop.detail);
+        if (!(await options.brake.tryWrite(options.cluster))) return result('blocked', BRAKE_ENGAGED);
         const evicted = await kube.evict(target.namespace, target.name, { uid: target.uid });
         switch (evicted.outcome) {
           case 'evicted':
@@ -165,7 +168,7 @@ export function createActuator(options: ActuatorOptions): Actuator {
       try {
         const agent = (await cilium.agents()).find((a) => a.node === node);
         if (!agent) return result('skipped', `no Cilium agent pod on ${node}`);
-        const stop = await gate(
+        const stop = permission(
           action,
           node,
           { used: counts.agentRestarts, max: limits.maxAgentRestartsPerRun },
@@ -176,6 +179,7 @@ export function createActuator(options: ActuatorOptions): Actuator {
           return result('planned', `${stop.detail}: ${reason}`);
         }
         if (stop) return result(stop.outcome, stop.detail);
+        if (!(await options.brake.tryWrite(options.cluster))) return result('blocked', BRAKE_ENGAGED);
         await kube.deletePod(agent.namespace, agent.name, agent.uid);
         counts.agentRestarts++;
         return result('done', reason);

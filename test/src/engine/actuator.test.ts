@@ -267,12 +267,14 @@ describe('createActuator: auto', () => {
     });
   });
 
-  it('reports a pod its PodDisruptionBudget protects as blocked, not failed, and leaves it', async () => {
+  it('reports a pod its PodDisruptionBudget protects as blocked, not failed, leaves it, and spends no brake budget', async () => {
     const pod = first(planted.blockedByBudget, 'budget-held pod');
-    const done = await actuator().evictPod(pod, REASON);
+    const brake = openBrake();
+    const done = await actuator({ brake }).evictPod(pod, REASON);
     expect(done.outcome).toBe('blocked');
     expect(done.detail).toContain(`disruption budget ${planted.budget.name}`);
     expect(await uidNow(pod)).toBe(pod.uid);
+    expect(brake.tryWrite).not.toHaveBeenCalled();
   });
 
   it('skips a second eviction of the same pod: it is gone', async () => {
