@@ -14,6 +14,7 @@ import { memoryStore } from '../../src/store/index.ts';
 import type { RunRecord, StateStore } from '../../src/store/types.ts';
 import { runJob } from '../../src/worker/run-job.ts';
 import { type SimUnderTest, simAccess, startScenario } from '../helpers/sim-access.ts';
+import { waitingRun as waitingRecord } from '../src/routing/fixtures.ts';
 import {
   ALERTMANAGER_TOKEN,
   APPROVER,
@@ -451,21 +452,13 @@ describe('POST /slack/commands', () => {
 
 describe('POST /slack/interactions (approvals)', () => {
   const PLAN = ['evict-pod:shop/checkout-a', 'evict-pod:shop/checkout-b', 'evict-pod:logging/log-shipper-x'];
-  const waiting: RunRecord = {
+  const waiting: RunRecord = waitingRecord({
     runId: 'run-0001',
     jobId: 'job-0',
     cluster: CLUSTER,
-    runbook: 'unmanaged-pods',
-    mode: 'approve',
-    source: 'alertmanager',
-    actor: 'alertmanager',
-    reason: 'CiliumUnmanagedPods',
-    status: 'done',
-    verdict: 'needs-approval',
     plan: PLAN,
-    actions: [],
     queuedAt: '2025-06-02T02:55:00.000Z',
-  };
+  });
 
   /** Slack's documented block_actions payload, pressed by `user` at `actionTs`, approving `keys`. */
   function press(t: AppUnderTest, user: string, actionTs: string, keys: string[]) {

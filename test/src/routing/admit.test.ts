@@ -13,6 +13,7 @@ import {
   recordingQueue,
   testClock,
   testConfig,
+  waitingRun as waitingRecord,
 } from './fixtures.ts';
 
 function setup(config = testConfig()) {
@@ -121,22 +122,10 @@ describe('admit', () => {
 
   it('keeps the record of a resumed run (its plan and first report) and queues the resume', async () => {
     const { context, queue, store } = setup();
-    const waiting: RunRecord = {
-      runId: 'run-1',
+    const waiting: RunRecord = waitingRecord({
       jobId: 'job-0',
-      cluster: 'prod-eu',
-      runbook: 'unmanaged-pods',
-      mode: 'approve',
-      source: 'alertmanager',
-      actor: 'alertmanager',
-      reason: 'CiliumUnmanagedPods',
-      status: 'done',
-      verdict: 'needs-approval',
       plan: ['evict:shop/web-1', 'evict:shop/web-2'],
-      actions: [],
-      queuedAt: '2024-05-01T11:00:00.000Z',
-      finishedAt: '2024-05-01T11:01:00.000Z',
-    };
+    });
     await store.runs.put(waiting);
     const resume: Job = {
       id: 'job-9',

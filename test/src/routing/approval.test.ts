@@ -3,29 +3,18 @@ import { admit } from '../../../src/routing/admit.ts';
 import { decideApproval, mayApprove } from '../../../src/routing/approval.ts';
 import { memoryStore } from '../../../src/store/index.ts';
 import type { RunRecord } from '../../../src/store/types.ts';
-import { approvalTrigger, counterIds, recordingQueue, testClock, testConfig } from './fixtures.ts';
+import {
+  approvalTrigger,
+  counterIds,
+  recordingQueue,
+  testClock,
+  testConfig,
+  waitingRun as waitingRecord,
+} from './fixtures.ts';
 
 const PLAN = ['evict:shop/web-1', 'evict:shop/web-2', 'evict:shop/api-7'];
 
-function waitingRun(overrides: Partial<RunRecord> = {}): RunRecord {
-  return {
-    runId: 'run-1',
-    jobId: 'job-1',
-    cluster: 'prod-eu',
-    runbook: 'unmanaged-pods',
-    mode: 'approve',
-    source: 'alertmanager',
-    actor: 'alertmanager',
-    reason: 'CiliumUnmanagedPods',
-    status: 'done',
-    verdict: 'needs-approval',
-    plan: PLAN,
-    actions: [],
-    queuedAt: '2024-05-01T11:00:00.000Z',
-    finishedAt: '2024-05-01T11:01:00.000Z',
-    ...overrides,
-  };
-}
+const waitingRun = (overrides: Partial<RunRecord> = {}) => waitingRecord({ plan: PLAN, ...overrides });
 
 async function setup(record: RunRecord | undefined = waitingRun()) {
   const store = memoryStore();

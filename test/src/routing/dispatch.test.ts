@@ -11,26 +11,12 @@ import {
   recordingQueue,
   testClock,
   testConfig,
+  waitingRun as waitingRecord,
 } from './fixtures.ts';
 
 const PLAN = ['evict:shop/web-1', 'evict:shop/web-2'];
 
-const WAITING: RunRecord = {
-  runId: 'run-1',
-  jobId: 'run-1',
-  cluster: 'prod-eu',
-  runbook: 'unmanaged-pods',
-  mode: 'approve',
-  source: 'alertmanager',
-  actor: 'alertmanager',
-  reason: 'CiliumUnmanagedPods',
-  status: 'done',
-  verdict: 'needs-approval',
-  plan: PLAN,
-  actions: [],
-  queuedAt: '2024-05-01T11:00:00.000Z',
-  finishedAt: '2024-05-01T11:01:00.000Z',
-};
+const WAITING: RunRecord = waitingRecord({ jobId: 'run-1', plan: PLAN });
 
 async function setup() {
   const clock = testClock();

@@ -2,6 +2,7 @@ import { RUNBOOKS } from '../../../runbooks/index.ts';
 import { ConfigSchema, type ResponderConfig } from '../../../src/config/schema.ts';
 import type { JobQueue } from '../../../src/queue/types.ts';
 import type { Job } from '../../../src/routing/job.ts';
+import type { RunRecord } from '../../../src/store/types.ts';
 import type { Alert, Trigger } from '../../../src/triggers/types.ts';
 
 export const RUNBOOK_IDS = RUNBOOKS.map((runbook) => runbook.id);
@@ -168,5 +169,26 @@ export function testClock(start = RECEIVED_AT): { now: () => Date; advanceSecond
     advanceSeconds(seconds) {
       time += seconds * 1000;
     },
+  };
+}
+
+/** The record of a run that stopped for approval, with its plan keys. */
+export function waitingRun(overrides: Partial<RunRecord> = {}): RunRecord {
+  return {
+    runId: 'run-1',
+    jobId: 'job-1',
+    cluster: 'prod-eu',
+    runbook: 'unmanaged-pods',
+    mode: 'approve',
+    source: 'alertmanager',
+    actor: 'alertmanager',
+    reason: 'CiliumUnmanagedPods',
+    status: 'done',
+    verdict: 'needs-approval',
+    plan: ['evict:shop/web-1', 'evict:shop/web-2', 'evict:shop/api-7'],
+    actions: [],
+    queuedAt: '2024-05-01T11:00:00.000Z',
+    finishedAt: '2024-05-01T11:01:00.000Z',
+    ...overrides,
   };
 }
