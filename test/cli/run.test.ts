@@ -23,15 +23,9 @@ describe('responder run against a running `responder sim`', () => {
   afterAll(() => sim.stop());
 
   it('acts in auto, then a second run finds only what it could not or would not touch, each with its reason', async () => {
-    const first = await runCli([
-      'run',
-      'unmanaged-pods',
-      '--kubeconfig',
-      kubeconfig,
-      '--mode',
-      'auto',
-      '--json',
-    ]);
+    const autoRun = () =>
+      runCli(['run', 'unmanaged-pods', '--kubeconfig', kubeconfig, '--mode', 'auto', '--json']);
+    const first = await autoRun();
     expect(first.code, first.output).toBe(1);
     const firstReport = parseReport(first.output);
     expect(firstReport).toMatchObject({
@@ -45,15 +39,7 @@ describe('responder run against a running `responder sim`', () => {
     expect(done.some((d) => d.outcome === 'blocked' && /disruption budget/.test(d.detail ?? ''))).toBe(true);
     expect(done.some((d) => d.target.includes('aws-node'))).toBe(false);
 
-    const second = await runCli([
-      'run',
-      'unmanaged-pods',
-      '--kubeconfig',
-      kubeconfig,
-      '--mode',
-      'auto',
-      '--json',
-    ]);
+    const second = await autoRun();
     expect(second.code, second.output).toBe(1);
     const left = stillOpen(parseReport(second.output));
     const evicted = new Set(done.filter((d) => d.outcome === 'done').map((d) => d.target));

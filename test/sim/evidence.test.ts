@@ -36,6 +36,23 @@ async function inEachAgent(current: Sim, command: string[]): Promise<string[]> {
   return outputs;
 }
 
+/** Running, non-hostNetwork pods with no CiliumEndpoint of the same name, read through the API. */
+async function unmanagedPods(current: Sim): Promise<string[]> {
+  const kc = kubeConfigFor(current);
+  const pods = await kc
+    .makeApiClient(CoreV1Api)
+    .listPodForAllNamespaces({ fieldSelector: 'status.phase=Running,spec.hostNetwork=false' });
+  const ceps = (await kc
+    .makeApiClient(CustomObjectsApi)
+    .listClusterCustomObject({ group: 'cilium.io', version: 'v2', plural: 'ciliumendpoints' })) as {
+    items: { metadata: { namespace: string; name: string } }[];
+  };
+  const managed = new Set(ceps.items.map((cep) => `${cep.metadata.namespace}/${cep.metadata.name}`));
+  return pods.items
+    .map((pod) => `${pod.metadata?.namespace}/${pod.metadata?.name}`)
+    .filter((key) => !managed.has(key));
+}
+
 const HOST_MARK = 'cilium: host->any mark as from host';
 const SOCKET_HOOK = /cil_sock4_conne/;
 
@@ -65,34 +82,13 @@ describe('scenario evidence through the API and exec', () => {
       // A successful probe omits `status` (Go omitempty); a failed one carries the error text.
       for (const node of health.nodes) expect(node.host['primary-address'].icmp.status ?? '').toBe('');
     }
-    const kc = kubeConfigFor(current);
-    const pods = await kc
-      .makeApiClient(CoreV1Api)
-      .listPodForAllNamespaces({ fieldSelector: 'status.phase=Running,spec.hostNetwork=false' });
-    const ceps = (await kc
-      .makeApiClient(CustomObjectsApi)
-      .listClusterCustomObject({ group: 'cilium.io', version: 'v2', plural: 'ciliumendpoints' })) as {
-      items: { metadata: { namespace: string; name: string } }[];
-    };
-    const managed = new Set(ceps.items.map((cep) => `${cep.metadata.namespace}/${cep.metadata.name}`));
-    for (const pod of pods.items)
-      expect(managed).toContain(`${pod.metadata?.namespace}/${pod.metadata?.name}`);
+    expect(await unmanagedPods(current)).toEqual([]);
   });
 
   it('unmanaged-pods: Running non-hostNetwork pods without a CiliumEndpoint', async () => {
-    const kc = kubeConfigFor(await start('unmanaged-pods'));
-    const pods = await kc
-      .makeApiClient(CoreV1Api)
-      .listPodForAllNamespaces({ fieldSelector: 'status.phase=Running,spec.hostNetwork=false' });
-    const ceps = (await kc
-      .makeApiClient(CustomObjectsApi)
-      .listClusterCustomObject({ group: 'cilium.io', version: 'v2', plural: 'ciliumendpoints' })) as {
-      items: { metadata: { namespace: string; name: string } }[];
-    };
-    const managed = new Set(ceps.items.map((cep) => `${cep.metadata.namespace}/${cep.metadata.name}`));
-    const unmanaged = pods.items.filter(
-      (pod) => !managed.has(`${pod.metadata?.namespace}/${pod.metadata?.name}`),
-    );
+    const current = await start('unmanaged-pods');
+    const kc = kubeConfigFor(current);
+    const unmanaged = await unmanagedPods(current);
     expect(unmanaged.length).toBeGreaterThan(2);
     const awsNode = await kc
       .makeApiClient(CoreV1Api)
