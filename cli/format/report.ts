@@ -1,3 +1,4 @@
+import { actedOn, openFindings } from '../../src/engine/open-findings.ts';
 import type { DoneAction, Finding, Report, StepStatus, Verdict } from '../../src/engine/types.ts';
 
 const STEP_MARK: Record<StepStatus, string> = {
@@ -46,33 +47,13 @@ function actionRows(done: readonly DoneAction[]): string[][] {
   ];
 }
 
-function unique<T>(items: readonly T[], key: (item: T) => string): T[] {
-  const seen = new Map<string, T>();
-  for (const item of items) seen.set(key(item), item);
-  return [...seen.values()];
-}
-
-function acted(report: Report): boolean {
-  return report.steps.some((s) => s.done.some((d) => d.outcome === 'done'));
-}
-
-/**
- * The findings a person still has to deal with. After the run acted, the last step (which
- * verifies) says what is left, as the verdict does; otherwise every finding counts.
- */
-function openFindings(report: Report): Finding[] {
-  const last = report.steps[report.steps.length - 1];
-  const findings = acted(report) && last ? last.findings : report.steps.flatMap((s) => s.findings);
-  return unique(findings, (f) => `${f.code} ${f.target}`);
-}
-
 /** A report as a person reads it: steps, findings, what was done, how to fix the rest, the verdict. */
 export function formatReport(report: Report): string {
   const lines = [`${report.runbook} on ${report.cluster} (${report.mode})`];
   for (const step of report.steps)
     lines.push(`  ${STEP_MARK[step.status]}  ${step.id.padEnd(24)} ${step.summary}`);
   const findings = openFindings(report);
-  const heading = acted(report) ? '  Still open:' : '  Findings:';
+  const heading = actedOn(report.steps) ? '  Still open:' : '  Findings:';
   if (findings.length > 0) lines.push('', heading, ...table(findingRows(findings)).map((l) => `    ${l}`));
   const done = report.steps.flatMap((s) => s.done);
   if (done.length > 0) lines.push('', '  Actions:', ...table(actionRows(done)).map((l) => `    ${l}`));

@@ -1,3 +1,4 @@
+import { actedOn } from './open-findings.ts';
 import type { Mode, StepReport, Verdict } from './types.ts';
 
 function hasProblems(step: StepReport): boolean {
@@ -11,7 +12,7 @@ function hasProblems(step: StepReport): boolean {
 export function verdictOf(mode: Mode, steps: readonly StepReport[], stoppedForApproval: boolean): Verdict {
   if (steps.some((step) => step.status === 'error')) return 'failed';
   if (stoppedForApproval) return 'needs-approval';
-  const acted = steps.some((step) => step.done.some((action) => action.outcome === 'done'));
+  const acted = actedOn(steps);
   if (acted && mode !== 'dry-run') {
     const last = steps[steps.length - 1];
     return last && !hasProblems(last) ? 'remediated' : 'degraded';
