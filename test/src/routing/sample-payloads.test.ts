@@ -1,0 +1,77 @@
+import { describe, expect, it } from 'vitest';
+import { parseConfig } from '../../../src/config/load.ts';
+import { routeTrigger } from '../../../src/routing/route.ts';
+import {
+  parseAlertmanager,
+  parseCloudWatch,
+  parseSchedule,
+  parseSlashCommand,
+} from '../../../src/triggers/index.ts';
+import type { Trigger } from '../../../src/triggers/types.ts';
+import { EDGE, fixtureForm, fixtureJson } from '../triggers/fixtures.ts';
+import { counterIds, RUNBOOK_IDS } from './fixtures.ts';
+
+/** Each source's real sample payload, parsed at the edge and routed by a config, becomes the expected jobs. */
+const config = parseConfig(`
+clusters:
+  - name: prod-eu
+    sim: { scenarios: [healthy] }
+routes:
+  - match: { source: alertmanager, alertname: ProbeFailure }
+    runbook: tunnel-datapath
+    mode: auto
+  - match: { source: cloudwatch, alarmName: ServerCpuTooHigh }
+    cluster: prod-eu
+    runbook: host-identity
+  - match: { source: cloudwatch, alarmName: EXAMPLE, dimensions: { InstanceId: TestInstance } }
+    cluster: prod-eu
+    runbook: cgroup-root-hooks
+schedules:
+  - name: my-scheduled-rule
+    expression: rate(1 day)
+    runbooks: [unmanaged-pods]
+`);
+
+function jobsOf(triggers: Trigger[]) {
+  return triggers.flatMap((trigger) =>
+    routeTrigger(trigger, { config, runbooks: RUNBOOK_IDS, newId: counterIds() }).jobs.map((job) => ({
+      cluster: job.cluster,
+      runbook: job.runbook,
+      mode: job.mode,
+      source: job.trigger.source,
+    })),
+  );
+}
+
+describe('real sample payloads become the expected jobs', () => {
+  it('Alertmanager v4 webhook', () => {
+    expect(jobsOf([parseAlertmanager(fixtureJson('alertmanager-v4.json'), EDGE)])).toEqual([
+      { cluster: 'prod-eu', runbook: 'tunnel-datapath', mode: 'auto', source: 'alertmanager' },
+    ]);
+  });
+
+  it('CloudWatch alarm via EventBridge', () => {
+    expect(jobsOf(parseCloudWatch(fixtureJson('cloudwatch-eventbridge-single-metric.json'), EDGE))).toEqual([
+      { cluster: 'prod-eu', runbook: 'host-identity', mode: 'dry-run', source: 'cloudwatch' },
+    ]);
+  });
+
+  it('CloudWatch alarm via SNS (the Lambda event)', () => {
+    expect(jobsOf(parseCloudWatch(fixtureJson('cloudwatch-sns-lambda-single-metric.json'), EDGE))).toEqual([
+      { cluster: 'prod-eu', runbook: 'cgroup-root-hooks', mode: 'dry-run', source: 'cloudwatch' },
+    ]);
+  });
+
+  it('Slack slash command: a dry run unless a person asks for more', () => {
+    const command = parseSlashCommand(fixtureForm('slack-slash-command-run.txt'), EDGE);
+    expect(jobsOf([command.trigger])).toEqual([
+      { cluster: 'prod-eu', runbook: 'unmanaged-pods', mode: 'dry-run', source: 'slack-command' },
+    ]);
+  });
+
+  it('EventBridge scheduled event: the sweep of its schedule', () => {
+    expect(jobsOf(parseSchedule(fixtureJson('eventbridge-scheduled-event.json'), EDGE))).toEqual([
+      { cluster: 'prod-eu', runbook: 'unmanaged-pods', mode: 'dry-run', source: 'schedule' },
+    ]);
+  });
+});
