@@ -5,6 +5,7 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { RUNBOOKS } from '../runbooks/index.ts';
 import { slackSink } from '../src/chat/slack.ts';
+import { slackDirectory } from '../src/chat/slack-directory.ts';
 import { connect } from '../src/cluster/connect.ts';
 import { clusterRef } from '../src/config/cluster-ref.ts';
 import { loadConfig } from '../src/config/load.ts';
@@ -47,6 +48,7 @@ export async function productionDeps() {
   const now = () => new Date();
   const dispatch: DispatchContext = {
     config,
+    ...(secrets.slackBotToken ? { directory: slackDirectory({ token: secrets.slackBotToken }) } : {}),
     store,
     queue: sqsQueue(sqs, env.queueUrl),
     runbooks: RUNBOOKS.map((r) => r.id),

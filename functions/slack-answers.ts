@@ -1,3 +1,4 @@
+import { isApprover } from '../src/routing/approval.ts';
 import { type DispatchContext, dispatchTrigger } from '../src/routing/dispatch.ts';
 import type { SlackCommand } from '../src/triggers/index.ts';
 
@@ -43,8 +44,7 @@ export async function slackCommandAnswer(
       );
     }
     case 'brake-reset': {
-      const approvers = Object.values(context.config.approvers).flat();
-      if (!approvers.includes(trigger.actor.id))
+      if (!(await isApprover(context.config, trigger.actor.id, undefined, context.directory)))
         return ephemeral(`<@${trigger.actor.id}> is not an approver: ask one to reset the brake.`);
       await context.store.brake.reset(request.cluster);
       return {

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { Command } from 'commander';
 import { RUNBOOKS } from '../../runbooks/index.ts';
 import { consoleSink } from '../../src/chat/console.ts';
+import { slackDirectory } from '../../src/chat/slack-directory.ts';
 import { loadConfig } from '../../src/config/load.ts';
 import { startLocalServer } from '../serve/local-server.ts';
 import { untilInterrupted } from './serve-sim.ts';
@@ -28,6 +29,9 @@ export function serveCommand(): Command {
             : {}),
         },
         port: options.port,
+        ...(process.env.SLACK_BOT_TOKEN
+          ? { directory: slackDirectory({ token: process.env.SLACK_BOT_TOKEN }) }
+          : {}),
       });
       const stopped = untilInterrupted(server);
       process.stdout.write(

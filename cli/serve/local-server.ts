@@ -7,6 +7,7 @@ import type { ChatSink } from '../../src/chat/types.ts';
 import type { ResponderConfig } from '../../src/config/schema.ts';
 import { SILENT } from '../../src/engine/run.ts';
 import { type MemoryQueue, memoryQueue } from '../../src/queue/memory.ts';
+import type { ApproverDirectory } from '../../src/routing/approval.ts';
 import { memoryStore } from '../../src/store/index.ts';
 import type { StateStore } from '../../src/store/types.ts';
 import { runJob } from '../../src/worker/run-job.ts';
@@ -16,6 +17,8 @@ export interface LocalServerOptions {
   config: ResponderConfig;
   chat: ChatSink;
   secrets: { slackSigningSecret?: string; alertmanagerToken?: string };
+  /** Resolves approvers configured as Slack user groups. */
+  directory?: ApproverDirectory;
   port?: number;
   host?: string;
 }
@@ -51,7 +54,15 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
       }),
   });
   const app = createHttpApp({
-    dispatch: { config, store, queue, runbooks: RUNBOOKS.map((r) => r.id), now, newId: randomUUID },
+    dispatch: {
+      config,
+      store,
+      queue,
+      runbooks: RUNBOOKS.map((r) => r.id),
+      now,
+      newId: randomUUID,
+      ...(options.directory ? { directory: options.directory } : {}),
+    },
     secrets: options.secrets,
   });
   const server = serve({ fetch: app.fetch, port: options.port ?? 0, hostname: options.host ?? '127.0.0.1' });

@@ -8,10 +8,38 @@ export type ApprovalDecision =
   | { kind: 'rejected'; runId: string }
   | { kind: 'refused'; reason: string };
 
+/** Which of some user groups a person belongs to (Slack user groups, looked up by the chat layer). */
+export interface ApproverDirectory {
+  groupsOf(userId: string, groups: readonly string[]): Promise<string[]>;
+}
+
+function approversOf(config: ResponderConfig, runbook: string | undefined): string[] {
+  return runbook
+    ? [...(config.approvers[runbook] ?? []), ...(config.approvers['*'] ?? [])]
+    : Object.values(config.approvers).flat();
+}
+
 /** Whether this Slack user (or one of their groups) may approve runs of this runbook. */
 export function mayApprove(config: ResponderConfig, runbook: string, actorIds: readonly string[]): boolean {
-  const allowed = [...(config.approvers[runbook] ?? []), ...(config.approvers['*'] ?? [])];
+  const allowed = approversOf(config, runbook);
   return actorIds.some((id) => allowed.includes(id));
+}
+
+/**
+ * Whether a person is an approver, for one runbook or (without one) for any: by user id, or
+ * through a user group (`S…`) the directory says they are in. Without a directory, only user ids count.
+ */
+export async function isApprover(
+  config: ResponderConfig,
+  userId: string,
+  runbook?: string,
+  directory?: ApproverDirectory,
+): Promise<boolean> {
+  const allowed = approversOf(config, runbook);
+  if (allowed.includes(userId)) return true;
+  const groups = allowed.filter((id) => id.startsWith('S'));
+  if (!directory || groups.length === 0) return false;
+  return (await directory.groupsOf(userId, groups)).length > 0;
 }
 
 /** Approve and reject clicks for one run share this dedupe key: the first decision wins. */
@@ -41,7 +69,7 @@ function notWaiting(record: RunRecord): string | undefined {
  */
 export async function decideApproval(
   trigger: Trigger,
-  context: { config: ResponderConfig; runs: RunStore; newId: () => string; actorGroups?: readonly string[] },
+  context: { config: ResponderConfig; runs: RunStore; newId: () => string; directory?: ApproverDirectory },
 ): Promise<ApprovalDecision> {
   const approval = trigger.approval;
   if (!approval) return { kind: 'refused', reason: 'not an approval' };
@@ -49,7 +77,7 @@ export async function decideApproval(
   if (!record) return { kind: 'refused', reason: `no run ${approval.runId}` };
   const why = notWaiting(record);
   if (why) return { kind: 'refused', reason: `run ${approval.runId} is not waiting for approval (${why})` };
-  if (!mayApprove(context.config, record.runbook, [trigger.actor.id, ...(context.actorGroups ?? [])])) {
+  if (!(await isApprover(context.config, trigger.actor.id, record.runbook, context.directory))) {
     return { kind: 'refused', reason: `<@${trigger.actor.id}> may not approve ${record.runbook} runs` };
   }
   if (approval.decision === 'reject') return { kind: 'rejected', runId: record.runId };

@@ -3,12 +3,14 @@ import type { JobQueue } from '../queue/types.ts';
 import type { StateStore } from '../store/types.ts';
 import type { Trigger } from '../triggers/types.ts';
 import { admit, recordResolved } from './admit.ts';
-import { approvalDedupeKey, decideApproval, rejectedRecord } from './approval.ts';
+import { type ApproverDirectory, approvalDedupeKey, decideApproval, rejectedRecord } from './approval.ts';
 import type { Job } from './job.ts';
 import { routeTrigger } from './route.ts';
 
 export interface DispatchContext {
   config: ResponderConfig;
+  /** Resolves approvers configured as Slack user groups; without it only user ids approve. */
+  directory?: ApproverDirectory;
   store: StateStore;
   queue: JobQueue;
   runbooks: readonly string[];
@@ -35,6 +37,7 @@ export async function dispatchTrigger(trigger: Trigger, context: DispatchContext
       config: context.config,
       runs: context.store.runs,
       newId: context.newId,
+      ...(context.directory ? { directory: context.directory } : {}),
     });
     if (decision.kind === 'refused')
       return { queued: [], duplicates: [], resolved: [], skipped: [decision.reason] };

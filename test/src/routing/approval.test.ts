@@ -60,7 +60,10 @@ describe('decideApproval', () => {
     const { context } = await setup();
     const trigger = approvalTrigger('U0OTHER', { runId: 'run-1', decision: 'approve', approved: PLAN });
     expect((await decideApproval(trigger, context)).kind).toBe('refused');
-    expect((await decideApproval(trigger, { ...context, actorGroups: ['S0614TZR7'] })).kind).toBe('resume');
+    const directory = {
+      groupsOf: async (_user: string, groups: readonly string[]) => groups.filter((g) => g === 'S0614TZR7'),
+    };
+    expect((await decideApproval(trigger, { ...context, directory })).kind).toBe('resume');
   });
 
   it('refuses someone who is not an approver, naming them', async () => {
