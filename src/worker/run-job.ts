@@ -7,6 +7,7 @@ import type { Brake, Logger, Report, Runbook } from '../engine/types.ts';
 import { queuedRecord } from '../routing/admit.ts';
 import type { Job } from '../routing/job.ts';
 import type { RunRecord, StateStore } from '../store/types.ts';
+import { compactReport } from './compact-report.ts';
 
 export interface WorkerContext {
   config: ResponderConfig;
@@ -38,7 +39,7 @@ function summarize(report: Report): Pick<RunRecord, 'verdict' | 'plan' | 'action
     actions: steps.flatMap((s) =>
       s.done.map((d) => `${d.action} ${d.target}: ${d.outcome}${d.detail ? ` (${d.detail})` : ''}`),
     ),
-    report,
+    report: compactReport(report),
   };
 }
 
