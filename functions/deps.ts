@@ -46,8 +46,12 @@ export async function productionDeps() {
   const store = dynamoStore({ client: new DynamoDBClient({}), table: env.table });
   const sqs = new SQSClient({});
   const now = () => new Date();
+  // One sink for every function, with thread roots in the table: a problem keeps one thread.
+  const chat = slackSink({ token: secrets.slackBotToken ?? '', threads: store.threads });
   const dispatch: DispatchContext = {
     config,
+    chat,
+    defaultChannel: env.defaultChannel,
     ...(secrets.slackBotToken ? { directory: slackDirectory({ token: secrets.slackBotToken }) } : {}),
     store,
     queue: sqsQueue(sqs, env.queueUrl),
@@ -60,7 +64,7 @@ export async function productionDeps() {
     store,
     runbooks: RUNBOOKS,
     connect: (cluster) => connect(clusterRef(cluster)),
-    chat: slackSink({ token: secrets.slackBotToken ?? '' }),
+    chat,
     defaultChannel: env.defaultChannel,
     now,
     log: {

@@ -56,6 +56,7 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
   const app = createHttpApp({
     dispatch: {
       config,
+      chat: options.chat,
       store,
       queue,
       runbooks: RUNBOOKS.map((r) => r.id),

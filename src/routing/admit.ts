@@ -1,3 +1,4 @@
+import type { ChatSink } from '../chat/types.ts';
 import type { ResponderConfig } from '../config/schema.ts';
 import type { JobQueue } from '../queue/types.ts';
 import type { RunRecord, StateStore } from '../store/types.ts';
@@ -9,6 +10,10 @@ export interface AdmitContext {
   store: StateStore;
   queue: JobQueue;
   now: () => Date;
+  /** Where resolved alerts are said, in the problem's thread; without it they are only recorded. */
+  chat?: ChatSink;
+  /** Channel for clusters that name none. */
+  defaultChannel?: string;
 }
 
 export interface Admission {
@@ -69,10 +74,18 @@ export async function admit(jobs: readonly Job[], context: AdmitContext): Promis
   return admission;
 }
 
-/** Resolved alerts run nothing: their (cluster, runbook) records say the alert resolved. */
+/** Resolved alerts run nothing: their (cluster, runbook) records and chat threads say the alert resolved. */
 export async function recordResolved(jobs: readonly Job[], context: AdmitContext): Promise<RunRecord[]> {
   const records: RunRecord[] = [];
   for (const job of jobs) {
+    const channel =
+      context.config.clusters.find((c) => c.name === job.cluster)?.channel ??
+      context.defaultChannel ??
+      '#cilium-responder';
+    await context.chat?.postText(
+      { channel, threadKey: `${job.cluster}/${job.runbook}` },
+      `Resolved: ${reasonOf(job.trigger)} on ${job.cluster} (nothing to run).`,
+    );
     const record: RunRecord = {
       ...queuedRecord(job, context.now()),
       status: 'resolved',

@@ -1,20 +1,13 @@
-import type { ResponderConfig } from '../config/schema.ts';
-import type { JobQueue } from '../queue/types.ts';
-import type { StateStore } from '../store/types.ts';
 import type { Trigger } from '../triggers/types.ts';
-import { admit, recordResolved } from './admit.ts';
+import { type AdmitContext, admit, recordResolved } from './admit.ts';
 import { type ApproverDirectory, approvalDedupeKey, decideApproval, rejectedRecord } from './approval.ts';
 import type { Job } from './job.ts';
 import { routeTrigger } from './route.ts';
 
-export interface DispatchContext {
-  config: ResponderConfig;
+export interface DispatchContext extends AdmitContext {
   /** Resolves approvers configured as Slack user groups; without it only user ids approve. */
   directory?: ApproverDirectory;
-  store: StateStore;
-  queue: JobQueue;
   runbooks: readonly string[];
-  now: () => Date;
   newId: () => string;
 }
 

@@ -4,6 +4,7 @@ import { dynamoBrake } from './dynamodb/brake.ts';
 import { dynamoDedupe } from './dynamodb/dedupe.ts';
 import { dynamoLeases } from './dynamodb/leases.ts';
 import { dynamoRuns } from './dynamodb/runs.ts';
+import { dynamoThreads } from './dynamodb/threads.ts';
 import type { StateStore } from './types.ts';
 
 export interface DynamoStoreOptions {
@@ -21,5 +22,6 @@ export function dynamoStore({ client, table }: DynamoStoreOptions): StateStore {
     leases: dynamoLeases(db, table),
     brake: dynamoBrake(db, table),
     runs: dynamoRuns(db, table),
+    threads: dynamoThreads(db, table),
   };
 }

@@ -1,3 +1,4 @@
+import { memoryThreadIndex } from '../chat/thread-index.ts';
 import { memoryBrake } from './memory/brake.ts';
 import { memoryDedupe } from './memory/dedupe.ts';
 import { memoryLeases } from './memory/leases.ts';
@@ -6,5 +7,11 @@ import type { StateStore } from './types.ts';
 
 /** The state store for one process (the local server, the CLI, tests): nothing survives a restart. */
 export function memoryStore(): StateStore {
-  return { dedupe: memoryDedupe(), leases: memoryLeases(), brake: memoryBrake(), runs: memoryRuns() };
+  return {
+    dedupe: memoryDedupe(),
+    leases: memoryLeases(),
+    brake: memoryBrake(),
+    runs: memoryRuns(),
+    threads: memoryThreadIndex(),
+  };
 }

@@ -1,3 +1,4 @@
+import type { ThreadIndex } from '../chat/types.ts';
 import type { Mode, Report, Verdict } from '../engine/types.ts';
 import type { TriggerSource } from '../triggers/types.ts';
 
@@ -73,4 +74,6 @@ export interface StateStore {
   leases: LeaseStore;
   brake: BrakeStore;
   runs: RunStore;
+  /** Chat thread roots per problem, shared by every function that posts. */
+  threads: ThreadIndex;
 }

@@ -9,6 +9,7 @@ import type { CreateTableCommandInput } from '@aws-sdk/client-dynamodb';
  * | lease  | `lease#<key>`     | `lease`               | `owner`, `ttl`                               |
  * | brake  | `brake#<cluster>` | `window#<windowStart>`| `used`, `ttl` (the window's end)             |
  * | run    | `run#<runId>`     | `run`                 | `record`, `runCluster`, `runFeed`, `runOrder`|
+ * | thread | `thread#<key>`    | `thread`              | `channel`, `ts` (a chat thread's root)       |
  *
  * `ttl` is epoch seconds, the table's TTL attribute. DynamoDB deletes expired items lazily (within
  * days), so the dedupe and lease conditions treat an item whose `ttl` has passed as absent. Brake
@@ -46,6 +47,7 @@ export const brakeKey = (cluster: string, windowStart: number): ItemKey => ({
   sk: `window#${windowStart}`,
 });
 export const runKey = (runId: string): ItemKey => ({ pk: `run#${runId}`, sk: 'run' });
+export const threadKey = (key: string): ItemKey => ({ pk: `thread#${key}`, sk: 'thread' });
 export const clusterRuns = (cluster: string): string => `runs#${cluster}`;
 
 /** The table as CreateTable takes it (local servers, tests); the CDK stack declares the same shape. */

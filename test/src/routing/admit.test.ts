@@ -154,4 +154,27 @@ describe('admit', () => {
     expect(await store.runs.list()).toEqual(records);
     expect(queue.sent).toEqual([]);
   });
+
+  it("says a resolved alert in the problem's chat thread", async () => {
+    const { context, route } = setup();
+    const said: { channel: string; threadKey: string; text: string }[] = [];
+    const chat = {
+      postReport: async () => ({}),
+      postText: async (target: { channel: string; threadKey: string }, text: string) => {
+        said.push({ ...target, text });
+        return {};
+      },
+    };
+    const resolved = route(
+      alertmanagerTrigger([alert('CiliumUnmanagedPods', { cluster: 'prod-eu' })], { status: 'resolved' }),
+    ).resolved;
+    await recordResolved(resolved, { ...context, chat, defaultChannel: '#fallback' });
+    expect(said).toEqual([
+      {
+        channel: context.config.clusters[0]?.channel ?? '#fallback',
+        threadKey: 'prod-eu/unmanaged-pods',
+        text: 'Resolved: CiliumUnmanagedPods on prod-eu (nothing to run).',
+      },
+    ]);
+  });
 });

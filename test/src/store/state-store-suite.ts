@@ -69,6 +69,23 @@ export function describeStateStore(adapter: string, makeStore: () => Promise<Sta
       });
     });
 
+    describe('threads', () => {
+      it('remembers a thread root per key, and replaces it', async () => {
+        expect(await store.threads.get('prod-eu/unmanaged-pods')).toBeUndefined();
+        await store.threads.set('prod-eu/unmanaged-pods', { channel: 'C0CILIUM01', ts: '1714564800.000100' });
+        await store.threads.set('prod-eu/host-identity', { channel: 'C0CILIUM01', ts: '1714564800.000200' });
+        await store.threads.set('prod-eu/unmanaged-pods', { channel: 'C0CILIUM02', ts: '1714564800.000300' });
+        expect(await store.threads.get('prod-eu/unmanaged-pods')).toEqual({
+          channel: 'C0CILIUM02',
+          ts: '1714564800.000300',
+        });
+        expect(await store.threads.get('prod-eu/host-identity')).toEqual({
+          channel: 'C0CILIUM01',
+          ts: '1714564800.000200',
+        });
+      });
+    });
+
     describe('leases', () => {
       it('excludes other owners while held, and lets the holder renew', async () => {
         expect(await store.leases.acquire('prod/unmanaged-pods', 'run-a', 300, T0)).toBe(true);
