@@ -6,6 +6,7 @@ import { listCommand } from './commands/list.ts';
 import { runCommand } from './commands/run.ts';
 import { serveCommand } from './commands/serve.ts';
 import { simCommand } from './commands/sim.ts';
+import { sweepCommand } from './commands/sweep.ts';
 
 /** Subcommands do not inherit these: without them commander would exit the process itself. */
 function withOurExits(command: Command): Command {
@@ -30,6 +31,7 @@ export async function main(argv: string[]): Promise<number> {
     serveCommand(),
     historyCommand(),
     brakeCommand(),
+    sweepCommand(setExitCode),
     simCommand(),
     demoCommand(setExitCode),
   ]) {

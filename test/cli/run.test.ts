@@ -86,3 +86,19 @@ describe('responder run, errors', () => {
       expect(output).toContain(id);
   });
 });
+
+describe('responder sweep', () => {
+  it("runs a schedule's runbooks on its clusters now, with a summary", async () => {
+    const { code, output } = await runCli(['sweep', 'nightly', '--config', 'responder.config.example.yaml']);
+    expect(code, output).toBe(1);
+    for (const id of ['unmanaged-pods', 'cgroup-root-hooks', 'host-identity', 'tunnel-datapath']) {
+      expect(output).toMatch(new RegExp(`^${id}\\s+dry-run\\s+degraded`, 'm'));
+    }
+  }, 120_000);
+
+  it('names a schedule the config does not have', async () => {
+    const { code, output } = await runCli(['sweep', 'weekly', '--config', 'responder.config.example.yaml']);
+    expect(code).toBe(2);
+    expect(output).toContain('no schedule named "weekly" in the config');
+  });
+});
