@@ -1,15 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { readAgentFacts } from '../../../runbooks/cgroup-root-hooks/agent-facts.ts';
 import { type AgentPod, type ExecResult, KubeError } from '../../../src/cluster/types.ts';
+import { AGENT, ROOT } from './agent-fixture.ts';
 
-const ROOT = '/run/cilium/cgroupv2';
-const AGENT: AgentPod = {
-  name: 'cilium-x7k2p',
-  namespace: 'kube-system',
-  uid: 'u-1',
-  node: 'ip-10-0-1-10',
-  ready: true,
-};
 const TEXT_TREE = `CgroupPath\nID       AttachType      AttachFlags     Name\n${ROOT}\n7        connect4        multi           cil_sock4_conne\n`;
 const JSON_TREE = `[{"cgroup":"${ROOT}","programs":[{"id":9,"attach_type":"cgroup_inet4_connect","attach_flags":"multi","name":"cil_sock4_connect"}]}]\n`;
 

@@ -7,17 +7,8 @@ import {
   placementEvidence,
 } from '../../../runbooks/cgroup-root-hooks/placement.ts';
 import { parseCgroupTree } from '../../../runbooks/cgroup-root-hooks.ts';
-import type { AgentPod } from '../../../src/cluster/types.ts';
+import { AGENT, ROOT } from './agent-fixture.ts';
 
-const ROOT = '/run/cilium/cgroupv2';
-const AGENT: AgentPod = {
-  name: 'cilium-x7k2p',
-  namespace: 'kube-system',
-  uid: 'u-1',
-  node: 'ip-10-0-1-10',
-  ready: true,
-  containerId: 'containerd://9f2c',
-};
 const HOST_NS = { inode: 4026531835, host: true };
 const PRIVATE_NS = { inode: 4026532417, host: false };
 
