@@ -1,5 +1,5 @@
 import { KubeConfig } from '@kubernetes/client-node';
-import { unmanagedPods } from '../runbooks/unmanaged-pods.ts';
+import { unmanagedPods } from '../runbooks/unmanaged-pods/index.ts';
 import { R } from '../sim/cluster.ts';
 import { startSim } from '../sim/index.ts';
 import { buildCluster } from '../sim/scenarios/index.ts';

@@ -1,8 +1,8 @@
 import type { Runbook } from '../src/engine/types.ts';
-import { cgroupRootHooks } from './cgroup-root-hooks.ts';
-import { hostIdentity } from './host-identity.ts';
-import { tunnelDatapath } from './tunnel-datapath.ts';
-import { unmanagedPods } from './unmanaged-pods.ts';
+import { cgroupRootHooks } from './cgroup-root-hooks/index.ts';
+import { hostIdentity } from './host-identity/index.ts';
+import { tunnelDatapath } from './tunnel-datapath/index.ts';
+import { unmanagedPods } from './unmanaged-pods/index.ts';
 
 /** Every runbook, in the order `responder run all` runs them. */
 export const RUNBOOKS: readonly Runbook<never>[] = [

@@ -1,4 +1,4 @@
-import type { KubeObject, Metadata } from '../../src/cluster/types.ts';
+import type { KubeObject, Metadata } from '../cluster/types.ts';
 
 /** The annotation the kubelet puts on a static pod's mirror in the API. */
 const MIRROR_ANNOTATION = 'kubernetes.io/config.mirror';

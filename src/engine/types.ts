@@ -153,7 +153,7 @@ export interface Runbook<P = Record<string, unknown>> {
   id: string;
   title: string;
   summary: string;
-  /** Path of the runbook's doc, relative to the project root (`runbooks/<id>.md`). */
+  /** Path of the runbook's doc, relative to the project root (`runbooks/<id>/README.md`). */
   doc: string;
   params: z.ZodType<P>;
   /** Alert names this runbook answers (for routing). */

@@ -34,7 +34,7 @@ function invalidSettings(config: WatcherConfig, namespace: string): Finding[] {
       target: `${CONFIG}/${key}`,
       severity: 'warning',
       message: `${CONFIG} ${key}="${setting.text}" ${setting.problem}; the operator's watcher cannot use it`,
-      fix: `Set a valid ${key} (see runbooks/unmanaged-pods.md), then: ${restartOperator(namespace)}`,
+      fix: `Set a valid ${key} (see runbooks/unmanaged-pods/README.md), then: ${restartOperator(namespace)}`,
     });
   }
   return findings;

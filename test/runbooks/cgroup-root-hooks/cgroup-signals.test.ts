@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseCgroupNamespace, parseInode } from '../../../runbooks/cgroup-root-hooks.ts';
+import { parseCgroupNamespace, parseInode } from '../../../runbooks/cgroup-root-hooks/index.ts';
 import { fixtureCluster, run } from '../../sim/exec/fixtures.ts';
 
 const OWN_CONTAINER = { cgroup: { mountIsHostRoot: false, privateNamespace: true, containerInode: 48213 } };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { parseCgroupTree } from '../../../runbooks/cgroup-root-hooks/index.ts';
 import { SOCKET_LB_HOOKS } from '../../../runbooks/cgroup-root-hooks/socket-hooks.ts';
-import { parseCgroupTree } from '../../../runbooks/cgroup-root-hooks.ts';
 import type { AttachTypeSpelling } from '../../../sim/agent-state.ts';
 import { AGENT_SCOPE, type AgentOverrides, fixtureCluster, run } from '../../sim/exec/fixtures.ts';
 

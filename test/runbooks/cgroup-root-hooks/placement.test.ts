@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { parseCgroupTree } from '../../../runbooks/cgroup-root-hooks/index.ts';
 import {
   type AgentCgroupFacts,
   HOOKS_MISSING,
@@ -6,7 +7,6 @@ import {
   judgePlacement,
   placementEvidence,
 } from '../../../runbooks/cgroup-root-hooks/placement.ts';
-import { parseCgroupTree } from '../../../runbooks/cgroup-root-hooks.ts';
 import { AGENT, ROOT } from './agent-fixture.ts';
 
 const HOST_NS = { inode: 4026531835, host: true };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { parseSocketLbStatus } from '../../../runbooks/cgroup-root-hooks/index.ts';
 import { socketLbFromConfig } from '../../../runbooks/cgroup-root-hooks/socket-lb.ts';
-import { parseSocketLbStatus } from '../../../runbooks/cgroup-root-hooks.ts';
 import { fixtureCluster, run } from '../../sim/exec/fixtures.ts';
 
 const STATUS = ['cilium-dbg', 'status', '-o', 'json'];

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { worldPolicyDropsTo } from '../../../runbooks/host-identity/drops.ts';
-import { isWorldIdentity, parseDrops } from '../../../runbooks/host-identity.ts';
+import { isWorldIdentity, parseDrops } from '../../../runbooks/host-identity/index.ts';
 
 const BANNER = 'Listening for events on 2 CPUs with 64x4096 of shared memory\nPress Ctrl-C to quit\n';
 

@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { ciliumOutputLines, hostMarkState } from '../../../runbooks/host-identity/host-mark.ts';
-import { hasHostMarkRule, hasOutputFeeder, parseIptablesSave } from '../../../runbooks/host-identity.ts';
+import {
+  hasHostMarkRule,
+  hasOutputFeeder,
+  parseIptablesSave,
+} from '../../../runbooks/host-identity/index.ts';
 import {
   emptyTable,
   type FilterOptions,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { IptablesSaveError, parseIptablesSave } from '../../../runbooks/host-identity.ts';
+import { IptablesSaveError, parseIptablesSave } from '../../../runbooks/host-identity/index.ts';
 import { emptyTable, filterTable, LEGACY_HEADER, NFT_HEADER, WRAPPER_NFT_HEADER } from './fixtures.ts';
 
 describe('parseIptablesSave', () => {

@@ -1,6 +1,6 @@
 import { CoreV1Api, KubeConfig, PatchStrategy, setHeaderOptions } from '@kubernetes/client-node';
+import { hostIdentity } from '../../../runbooks/host-identity/index.ts';
 import type { HostIdentityParams } from '../../../runbooks/host-identity/params.ts';
-import { hostIdentity } from '../../../runbooks/host-identity.ts';
 import type { Sim } from '../../../sim/index.ts';
 import type { ClusterAccess } from '../../../src/cluster/types.ts';
 import { type RunOptions, runRunbook } from '../../../src/engine/run.ts';

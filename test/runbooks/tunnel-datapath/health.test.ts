@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseCiliumHealth } from '../../../runbooks/tunnel-datapath.ts';
+import { parseCiliumHealth } from '../../../runbooks/tunnel-datapath/index.ts';
 
 const PROBED = '2025-09-01T11:59:30Z';
 const OK = { lastProbed: PROBED, latency: 412_345 };

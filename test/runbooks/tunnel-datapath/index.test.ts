@@ -1,12 +1,12 @@
 import { DescribeInstancesCommand } from '@aws-sdk/client-ec2';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { tunnelDatapath, tunnelDatapathWith } from '../../runbooks/tunnel-datapath.ts';
-import type { ScenarioOptions } from '../../sim/scenarios/index.ts';
-import { RESPONDER_RULES } from '../../src/cluster/permissions.ts';
-import { runRunbook } from '../../src/engine/run.ts';
-import type { Report, StepReport } from '../../src/engine/types.ts';
-import { type SimUnderTest, simAccess, startScenario } from '../helpers/sim-access.ts';
-import { ec2FromSim } from './tunnel-datapath/ec2-from-sim.ts';
+import { tunnelDatapath, tunnelDatapathWith } from '../../../runbooks/tunnel-datapath/index.ts';
+import type { ScenarioOptions } from '../../../sim/scenarios/index.ts';
+import { RESPONDER_RULES } from '../../../src/cluster/permissions.ts';
+import { runRunbook } from '../../../src/engine/run.ts';
+import type { Report, StepReport } from '../../../src/engine/types.ts';
+import { type SimUnderTest, simAccess, startScenario } from '../../helpers/sim-access.ts';
+import { ec2FromSim } from './ec2-from-sim.ts';
 
 const STEP_IDS = ['routing-config', 'node-to-node-health', 'security-groups'];
 

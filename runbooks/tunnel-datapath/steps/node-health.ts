@@ -1,12 +1,12 @@
-import { AGENT_CONTAINER } from '../../src/cluster/agent-pods.ts';
-import type { AgentPod, AgentResult } from '../../src/cluster/types.ts';
-import { outcome, statusFor } from '../../src/engine/outcome.ts';
-import type { Evidence, Outcome, Step, StepContext } from '../../src/engine/types.ts';
-import { type HealthReport, parseCiliumHealth } from './health.ts';
-import type { Params } from './params.ts';
-import { type FailedPath, failedPaths, pathEvidence, pathFinding } from './paths.ts';
-import { describeTunnel } from './routing.ts';
-import { notApplicable, readRouting } from './step-routing-config.ts';
+import { AGENT_CONTAINER } from '../../../src/cluster/agent-pods.ts';
+import type { AgentPod, AgentResult } from '../../../src/cluster/types.ts';
+import { outcome, statusFor } from '../../../src/engine/outcome.ts';
+import type { Evidence, Outcome, Step, StepContext } from '../../../src/engine/types.ts';
+import { type HealthReport, parseCiliumHealth } from '../health.ts';
+import type { Params } from '../params.ts';
+import { type FailedPath, failedPaths, pathEvidence, pathFinding } from '../paths.ts';
+import { describeTunnel } from '../routing.ts';
+import { notApplicable, readRouting } from './routing-config.ts';
 
 const HEALTH_STATUS = ['cilium-health', 'status', '-o', 'json'];
 /** Enough probe errors to show the pattern without flooding the report on a large cluster. */

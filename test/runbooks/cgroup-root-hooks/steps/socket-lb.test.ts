@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type AgentStatus, decideSocketLb } from '../../../runbooks/cgroup-root-hooks/socket-lb-step.ts';
+import { type AgentStatus, decideSocketLb } from '../../../../runbooks/cgroup-root-hooks/steps/socket-lb.ts';
 
 const evidence = { source: 'ip-10-0-1-10: cilium-dbg status -o json', text: '' };
 const reports = (enabled: boolean): AgentStatus => ({ node: 'ip-10-0-1-10', ok: true, enabled, evidence });

@@ -1,9 +1,9 @@
-import type { AgentPod, CiliumFacade } from '../../src/cluster/types.ts';
-import { outcome } from '../../src/engine/outcome.ts';
-import type { Evidence, Step } from '../../src/engine/types.ts';
-import { failureText } from './command-output.ts';
-import type { Params } from './params.ts';
-import { parseSocketLbStatus, socketLbFromConfig } from './socket-lb.ts';
+import type { AgentPod, CiliumFacade } from '../../../src/cluster/types.ts';
+import { outcome } from '../../../src/engine/outcome.ts';
+import type { Evidence, Step } from '../../../src/engine/types.ts';
+import { failureText } from '../command-output.ts';
+import type { Params } from '../params.ts';
+import { parseSocketLbStatus, socketLbFromConfig } from '../socket-lb.ts';
 
 /** What the `socket-lb` step decided, for the steps after it. */
 export interface SocketLbDecision {

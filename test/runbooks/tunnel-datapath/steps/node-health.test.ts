@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { tunnelDatapath } from '../../../runbooks/tunnel-datapath.ts';
-import type { AgentPod, CiliumFacade, ClusterAccess, ExecResult } from '../../../src/cluster/types.ts';
-import { runRunbook } from '../../../src/engine/run.ts';
-import type { StepReport } from '../../../src/engine/types.ts';
-import { type SimUnderTest, startScenario } from '../../helpers/sim-access.ts';
+import { tunnelDatapath } from '../../../../runbooks/tunnel-datapath/index.ts';
+import type { AgentPod, CiliumFacade, ClusterAccess, ExecResult } from '../../../../src/cluster/types.ts';
+import { runRunbook } from '../../../../src/engine/run.ts';
+import type { StepReport } from '../../../../src/engine/types.ts';
+import { type SimUnderTest, startScenario } from '../../../helpers/sim-access.ts';
 
 type Exec = CiliumFacade['exec'];
 

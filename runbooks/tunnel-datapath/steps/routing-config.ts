@@ -1,7 +1,7 @@
-import { outcome } from '../../src/engine/outcome.ts';
-import type { Outcome, Step, StepContext } from '../../src/engine/types.ts';
-import type { Params } from './params.ts';
-import { describeTunnel, parseRouting, ROUTING_KEYS, type Routing } from './routing.ts';
+import { outcome } from '../../../src/engine/outcome.ts';
+import type { Outcome, Step, StepContext } from '../../../src/engine/types.ts';
+import type { Params } from '../params.ts';
+import { describeTunnel, parseRouting, ROUTING_KEYS, type Routing } from '../routing.ts';
 
 /** The routing every step works from; the facade reads cilium-config once per run. */
 export async function readRouting(ctx: StepContext<Params>): Promise<Routing> {

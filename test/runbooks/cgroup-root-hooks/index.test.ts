@@ -1,14 +1,14 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { AGENT_CHECK_FAILED } from '../../runbooks/cgroup-root-hooks/agent-cgroup-root-step.ts';
-import { HOOKS_NOT_ON_ROOT } from '../../runbooks/cgroup-root-hooks/placement.ts';
-import { cgroupRootHooks } from '../../runbooks/cgroup-root-hooks.ts';
-import { R } from '../../sim/cluster.ts';
-import type { ScenarioOptions } from '../../sim/scenarios/index.ts';
-import { RESPONDER_RULES } from '../../src/cluster/permissions.ts';
-import type { ClusterAccess } from '../../src/cluster/types.ts';
-import { runRunbook } from '../../src/engine/run.ts';
-import type { Report } from '../../src/engine/types.ts';
-import { type SimUnderTest, simAccess, startScenario } from '../helpers/sim-access.ts';
+import { cgroupRootHooks } from '../../../runbooks/cgroup-root-hooks/index.ts';
+import { HOOKS_NOT_ON_ROOT } from '../../../runbooks/cgroup-root-hooks/placement.ts';
+import { AGENT_CHECK_FAILED } from '../../../runbooks/cgroup-root-hooks/steps/agent-cgroup-root.ts';
+import { R } from '../../../sim/cluster.ts';
+import type { ScenarioOptions } from '../../../sim/scenarios/index.ts';
+import { RESPONDER_RULES } from '../../../src/cluster/permissions.ts';
+import type { ClusterAccess } from '../../../src/cluster/types.ts';
+import { runRunbook } from '../../../src/engine/run.ts';
+import type { Report } from '../../../src/engine/types.ts';
+import { type SimUnderTest, simAccess, startScenario } from '../../helpers/sim-access.ts';
 
 let current: SimUnderTest | undefined;
 afterEach(async () => {

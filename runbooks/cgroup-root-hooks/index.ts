@@ -1,17 +1,17 @@
-import type { Runbook } from '../src/engine/types.ts';
-import { agentCgroupRootStep } from './cgroup-root-hooks/agent-cgroup-root-step.ts';
-import { type Params, params } from './cgroup-root-hooks/params.ts';
-import { socketLbStep } from './cgroup-root-hooks/socket-lb-step.ts';
+import type { Runbook } from '../../src/engine/types.ts';
+import { type Params, params } from './params.ts';
+import { agentCgroupRootStep } from './steps/agent-cgroup-root.ts';
+import { socketLbStep } from './steps/socket-lb.ts';
 
-export { parseCgroupNamespace, parseInode } from './cgroup-root-hooks/cgroup-signals.ts';
+export { parseCgroupNamespace, parseInode } from './cgroup-signals.ts';
 export type {
   CgroupEntry,
   CgroupProgram,
   CgroupTree,
   SocketHookPlacement,
-} from './cgroup-root-hooks/cgroup-tree.ts';
-export { parseCgroupTree } from './cgroup-root-hooks/cgroup-tree.ts';
-export { parseSocketLbStatus } from './cgroup-root-hooks/socket-lb.ts';
+} from './cgroup-tree.ts';
+export { parseCgroupTree } from './cgroup-tree.ts';
+export { parseSocketLbStatus } from './socket-lb.ts';
 
 /**
  * Domain incident 2: the agent mounted its own container's cgroup as "the" cgroup2 root, so its
@@ -22,7 +22,7 @@ export const cgroupRootHooks: Runbook<Params> = {
   title: 'Socket-LB hooks on the wrong cgroup',
   summary:
     "ClusterIP services dead while pod IPs work: checks that each Cilium agent's socket-LB hooks sit on the host's cgroup2 root.",
-  doc: 'runbooks/cgroup-root-hooks.md',
+  doc: 'runbooks/cgroup-root-hooks/README.md',
   params,
   answers: ['CiliumClusterIPUnreachable', 'CiliumCgroupMountFailed'],
   steps: [socketLbStep, agentCgroupRootStep],

@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ScenarioOptions } from '../../sim/scenarios/index.ts';
-import { RESPONDER_RULES } from '../../src/cluster/permissions.ts';
-import { actionKey } from '../../src/engine/actuator.ts';
-import { type SimUnderTest, simAccess, startScenario } from '../helpers/sim-access.ts';
-import { agentUids, enableIptablesRules, FAST, run, step, targets } from './host-identity/run-helpers.ts';
+import type { ScenarioOptions } from '../../../sim/scenarios/index.ts';
+import { RESPONDER_RULES } from '../../../src/cluster/permissions.ts';
+import { actionKey } from '../../../src/engine/actuator.ts';
+import { type SimUnderTest, simAccess, startScenario } from '../../helpers/sim-access.ts';
+import { agentUids, enableIptablesRules, FAST, run, step, targets } from './run-helpers.ts';
 
 let current: SimUnderTest | undefined;
 

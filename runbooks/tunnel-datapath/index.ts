@@ -1,11 +1,11 @@
-import type { Runbook } from '../src/engine/types.ts';
-import { type Params, paramsSchema } from './tunnel-datapath/params.ts';
-import { nodeHealthStep } from './tunnel-datapath/step-node-health.ts';
-import { routingConfigStep } from './tunnel-datapath/step-routing-config.ts';
-import { type Ec2Deps, securityGroupsStep } from './tunnel-datapath/step-security-groups.ts';
+import type { Runbook } from '../../src/engine/types.ts';
+import { type Params, paramsSchema } from './params.ts';
+import { nodeHealthStep } from './steps/node-health.ts';
+import { routingConfigStep } from './steps/routing-config.ts';
+import { type Ec2Deps, securityGroupsStep } from './steps/security-groups.ts';
 
-export { type HealthReport, parseCiliumHealth } from './tunnel-datapath/health.ts';
-export type { Params } from './tunnel-datapath/params.ts';
+export { type HealthReport, parseCiliumHealth } from './health.ts';
+export type { Params } from './params.ts';
 
 /** The runbook with its EC2 access chosen by the caller (tests pass a mocked client, the CLI a real one). */
 export function tunnelDatapathWith(deps: Ec2Deps): Runbook<Params> {
@@ -14,7 +14,7 @@ export function tunnelDatapathWith(deps: Ec2Deps): Runbook<Params> {
     title: 'Cross-node traffic dropped in the tunnel',
     summary:
       'Checks the tunnel settings, cilium-health node-to-node probes, and whether the node security groups allow the tunnel port, 4240/tcp and ICMP between nodes.',
-    doc: 'runbooks/tunnel-datapath.md',
+    doc: 'runbooks/tunnel-datapath/README.md',
     params: paramsSchema,
     answers: ['CiliumUnreachableNodes', 'CiliumNodeConnectivityDown'],
     steps: [routingConfigStep, nodeHealthStep, securityGroupsStep(deps)],

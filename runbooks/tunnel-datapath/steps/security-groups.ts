@@ -5,13 +5,13 @@ import {
   ec2Client,
   instanceIdFromProviderId,
   type SecurityGroupRules,
-} from '../../src/aws/ec2.ts';
-import { type KubeObject, RESOURCES } from '../../src/cluster/types.ts';
-import { outcome, statusFor } from '../../src/engine/outcome.ts';
-import type { Evidence, Step } from '../../src/engine/types.ts';
-import type { Params } from './params.ts';
-import { blockedFinding, blockedIngress, describeRule, nodeTraffic } from './security-groups.ts';
-import { notApplicable, readRouting } from './step-routing-config.ts';
+} from '../../../src/aws/ec2.ts';
+import { type KubeObject, RESOURCES } from '../../../src/cluster/types.ts';
+import { outcome, statusFor } from '../../../src/engine/outcome.ts';
+import type { Evidence, Step } from '../../../src/engine/types.ts';
+import type { Params } from '../params.ts';
+import { blockedFinding, blockedIngress, describeRule, nodeTraffic } from '../security-groups.ts';
+import { notApplicable, readRouting } from './routing-config.ts';
 
 export interface Ec2Deps {
   /** An EC2 client for the cluster's account and region; without it, `params.aws.region` makes one. */

@@ -1,11 +1,11 @@
-import type { Runbook } from '../src/engine/types.ts';
-import { type UnmanagedPodsParams, unmanagedPodsParams } from './unmanaged-pods/params.ts';
-import { findUnmanaged } from './unmanaged-pods/steps/find-unmanaged.ts';
-import { operatorWatcher } from './unmanaged-pods/steps/operator-watcher.ts';
-import { restartUnmanaged } from './unmanaged-pods/steps/restart-unmanaged.ts';
-import { verifyReplacements } from './unmanaged-pods/steps/verify-replacements.ts';
+import type { Runbook } from '../../src/engine/types.ts';
+import { type UnmanagedPodsParams, unmanagedPodsParams } from './params.ts';
+import { findUnmanaged } from './steps/find-unmanaged.ts';
+import { operatorWatcher } from './steps/operator-watcher.ts';
+import { restartUnmanaged } from './steps/restart-unmanaged.ts';
+import { verifyReplacements } from './steps/verify-replacements.ts';
 
-export type { UnmanagedPodsParams } from './unmanaged-pods/params.ts';
+export type { UnmanagedPodsParams } from './params.ts';
 
 /** Domain incident 1: pods scheduled before their node's Cilium agent was ready never get an endpoint. */
 export const unmanagedPods: Runbook<UnmanagedPodsParams> = {
@@ -13,7 +13,7 @@ export const unmanagedPods: Runbook<UnmanagedPodsParams> = {
   title: 'Pods Cilium does not manage',
   summary:
     'Finds Running pods without a CiliumEndpoint, restarts the ones a restart fixes (Eviction API, within caps, never aws-node), and checks that each replacement is managed.',
-  doc: 'runbooks/unmanaged-pods.md',
+  doc: 'runbooks/unmanaged-pods/README.md',
   params: unmanagedPodsParams,
   answers: ['CiliumUnmanagedPods', 'CiliumEndpointMissing'],
   steps: [operatorWatcher, findUnmanaged, restartUnmanaged, verifyReplacements],

@@ -1,12 +1,12 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { unmanagedPods } from '../../runbooks/unmanaged-pods.ts';
-import type { ScenarioOptions } from '../../sim/scenarios/options.ts';
-import type { PodRef, UnmanagedPodsPlan } from '../../sim/scenarios/plan.ts';
-import { RESPONDER_RULES } from '../../src/cluster/permissions.ts';
-import { type ClusterAccess, KubeError, RESOURCES } from '../../src/cluster/types.ts';
-import { InvalidParamsError, runRunbook } from '../../src/engine/run.ts';
-import type { Limits, Mode, Report, StepReport } from '../../src/engine/types.ts';
-import { type SimUnderTest, simAccess, startScenario } from '../helpers/sim-access.ts';
+import { unmanagedPods } from '../../../runbooks/unmanaged-pods/index.ts';
+import type { ScenarioOptions } from '../../../sim/scenarios/options.ts';
+import type { PodRef, UnmanagedPodsPlan } from '../../../sim/scenarios/plan.ts';
+import { RESPONDER_RULES } from '../../../src/cluster/permissions.ts';
+import { type ClusterAccess, KubeError, RESOURCES } from '../../../src/cluster/types.ts';
+import { InvalidParamsError, runRunbook } from '../../../src/engine/run.ts';
+import type { Limits, Mode, Report, StepReport } from '../../../src/engine/types.ts';
+import { type SimUnderTest, simAccess, startScenario } from '../../helpers/sim-access.ts';
 
 let current: SimUnderTest | undefined;
 afterEach(async () => {

@@ -1,10 +1,10 @@
-import { type AgentResult, KubeError } from '../../src/cluster/types.ts';
-import { outcome, statusFor } from '../../src/engine/outcome.ts';
-import type { Evidence, Finding, Step } from '../../src/engine/types.ts';
-import { readAgentFacts } from './agent-facts.ts';
-import type { Params } from './params.ts';
-import { type AgentCgroupFacts, judgePlacement, placementEvidence } from './placement.ts';
-import { socketLbDecision } from './socket-lb-step.ts';
+import { type AgentResult, KubeError } from '../../../src/cluster/types.ts';
+import { outcome, statusFor } from '../../../src/engine/outcome.ts';
+import type { Evidence, Finding, Step } from '../../../src/engine/types.ts';
+import { readAgentFacts } from '../agent-facts.ts';
+import type { Params } from '../params.ts';
+import { type AgentCgroupFacts, judgePlacement, placementEvidence } from '../placement.ts';
+import { socketLbDecision } from './socket-lb.ts';
 
 /** cilium-config `cgroup-root` when unset; the Helm chart's `cgroup.hostRoot`. */
 export const DEFAULT_CGROUP_ROOT = '/run/cilium/cgroupv2';
