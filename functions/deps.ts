@@ -4,13 +4,13 @@ import { getSecret } from '@aws-lambda-powertools/parameters/secrets';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { RUNBOOKS } from '../runbooks/index.ts';
-import { slackSink } from '../src/chat/slack.ts';
-import { slackDirectory } from '../src/chat/slack-directory.ts';
 import { connect } from '../src/cluster/connect.ts';
 import { clusterRef } from '../src/config/cluster-ref.ts';
 import { loadConfig } from '../src/config/load.ts';
 import { sqsQueue } from '../src/queue/sqs.ts';
 import type { DispatchContext } from '../src/routing/dispatch.ts';
+import { slackDirectory } from '../src/slack/directory.ts';
+import { slackSink } from '../src/slack/sink.ts';
 import { dynamoStore } from '../src/store/index.ts';
 import type { WorkerContext } from '../src/worker/run-job.ts';
 

@@ -1,14 +1,10 @@
 import { timingSafeEqual } from 'node:crypto';
 import { type Context, Hono, type MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
-import { verifySlackSignature } from '../src/chat/signature.ts';
 import { type DispatchContext, type Dispatched, dispatchTrigger } from '../src/routing/dispatch.ts';
-import {
-  parseAlertmanager,
-  parseBlockActions,
-  parseSlashCommand,
-  TriggerError,
-} from '../src/triggers/index.ts';
+import { parseBlockActions, parseSlashCommand } from '../src/slack/index.ts';
+import { verifySlackSignature } from '../src/slack/signature.ts';
+import { parseAlertmanager, TriggerError } from '../src/triggers/index.ts';
 import { slackCommandAnswer } from './slack-answers.ts';
 
 /**

@@ -1,6 +1,6 @@
 import { isApprover } from '../src/routing/approval.ts';
 import { type DispatchContext, dispatchTrigger } from '../src/routing/dispatch.ts';
-import type { SlackCommand } from '../src/triggers/index.ts';
+import type { SlackCommand } from '../src/slack/index.ts';
 
 interface SlackAnswer {
   response_type: 'ephemeral' | 'in_channel';

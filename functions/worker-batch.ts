@@ -1,7 +1,7 @@
 import type { SQSRecord } from 'aws-lambda';
+import type { Job } from '../src/queue/job.ts';
 import { processMessage } from '../src/queue/process.ts';
 import type { DeadLetter } from '../src/queue/types.ts';
-import type { Job } from '../src/routing/job.ts';
 
 export interface WorkerBatchDeps {
   run: (job: Job) => Promise<unknown>;

@@ -20,17 +20,7 @@ export interface ChatSink {
   postText(target: ChatTarget, text: string): Promise<{ threadTs?: string }>;
 }
 
-/** A thread's root message: Slack needs the channel id (not the name) and `ts` to edit it. */
-export interface ThreadRef {
-  channel: string;
-  ts: string;
-}
-
-/**
- * Remembers threadKey → root message. In memory by default; a persistent one lets a later Lambda
- * invocation edit the thread an earlier one started.
- */
-export interface ThreadIndex {
-  get(threadKey: string): Promise<ThreadRef | undefined>;
-  set(threadKey: string, ref: ThreadRef): Promise<void>;
+/** Which of some user groups a person belongs to (Slack user groups, looked up by the chat adapter). */
+export interface ApproverDirectory {
+  groupsOf(userId: string, groups: readonly string[]): Promise<string[]>;
 }

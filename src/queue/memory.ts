@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { Job } from '../routing/job.ts';
+import type { Job } from './job.ts';
 import { processMessage } from './process.ts';
 import type { DeadLetter, JobQueue } from './types.ts';
 

@@ -1,5 +1,5 @@
-import type { Job } from '../routing/job.ts';
-import { parseJob } from '../routing/job-schema.ts';
+import type { Job } from './job.ts';
+import { parseJob } from './job-schema.ts';
 
 export type MessageOutcome =
   | { kind: 'done' }

@@ -1,4 +1,4 @@
-import type { Job } from '../routing/job.ts';
+import type { Job } from './job.ts';
 
 /** Where admitted jobs wait for a worker: SQS in AWS, in-process locally. */
 export interface JobQueue {

@@ -1,9 +1,9 @@
 import type { ChatSink } from '../chat/types.ts';
 import type { ResponderConfig } from '../config/schema.ts';
+import type { Job } from '../queue/job.ts';
 import type { JobQueue } from '../queue/types.ts';
 import type { RunRecord, StateStore } from '../store/types.ts';
 import type { Trigger } from '../triggers/types.ts';
-import type { Job } from './job.ts';
 
 export interface AdmitContext {
   config: ResponderConfig;

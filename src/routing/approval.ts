@@ -1,17 +1,13 @@
+import type { ApproverDirectory } from '../chat/types.ts';
 import type { ResponderConfig } from '../config/schema.ts';
+import type { Job } from '../queue/job.ts';
 import type { RunRecord, RunStore } from '../store/types.ts';
 import type { Actor, Trigger } from '../triggers/types.ts';
-import type { Job } from './job.ts';
 
 export type ApprovalDecision =
   | { kind: 'resume'; job: Job }
   | { kind: 'rejected'; runId: string }
   | { kind: 'refused'; reason: string };
-
-/** Which of some user groups a person belongs to (Slack user groups, looked up by the chat layer). */
-export interface ApproverDirectory {
-  groupsOf(userId: string, groups: readonly string[]): Promise<string[]>;
-}
 
 function approversOf(config: ResponderConfig, runbook: string | undefined): string[] {
   return runbook

@@ -1,7 +1,8 @@
+import type { ApproverDirectory } from '../chat/types.ts';
+import type { Job } from '../queue/job.ts';
 import type { Trigger } from '../triggers/types.ts';
 import { type AdmitContext, admit, recordResolved } from './admit.ts';
-import { type ApproverDirectory, approvalDedupeKey, decideApproval, rejectedRecord } from './approval.ts';
-import type { Job } from './job.ts';
+import { approvalDedupeKey, decideApproval, rejectedRecord } from './approval.ts';
 import { routeTrigger } from './route.ts';
 
 export interface DispatchContext extends AdmitContext {

@@ -1,7 +1,7 @@
 import type { ResponderConfig, RouteConfig } from '../config/schema.ts';
 import type { Mode } from '../engine/types.ts';
+import type { Job } from '../queue/job.ts';
 import type { Alert, Trigger } from '../triggers/types.ts';
-import type { Job } from './job.ts';
 
 export interface RouteContext {
   config: ResponderConfig;

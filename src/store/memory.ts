@@ -1,8 +1,8 @@
-import { memoryThreadIndex } from '../chat/thread-index.ts';
 import { memoryBrake } from './memory/brake.ts';
 import { memoryDedupe } from './memory/dedupe.ts';
 import { memoryLeases } from './memory/leases.ts';
 import { memoryRuns } from './memory/runs.ts';
+import { memoryThreadIndex } from './memory/threads.ts';
 import type { StateStore } from './types.ts';
 
 /** The state store for one process (the local server, the CLI, tests): nothing survives a restart. */

@@ -1,4 +1,3 @@
-import type { ThreadIndex } from '../chat/types.ts';
 import type { Mode, Report, Verdict } from '../engine/types.ts';
 import type { TriggerSource } from '../triggers/types.ts';
 
@@ -76,4 +75,19 @@ export interface StateStore {
   runs: RunStore;
   /** Chat thread roots per problem, shared by every function that posts. */
   threads: ThreadIndex;
+}
+
+/** A thread's root message: Slack needs the channel id (not the name) and `ts` to edit it. */
+export interface ThreadRef {
+  channel: string;
+  ts: string;
+}
+
+/**
+ * Remembers threadKey → root message. In memory by default; a persistent one lets a later Lambda
+ * invocation edit the thread an earlier one started.
+ */
+export interface ThreadIndex {
+  get(threadKey: string): Promise<ThreadRef | undefined>;
+  set(threadKey: string, ref: ThreadRef): Promise<void>;
 }

@@ -5,8 +5,4 @@ export { parseLambdaSnsEvent, parseSnsNotification } from './cloudwatch-sns.ts';
 export type { EdgeFacts } from './edge.ts';
 export { TriggerError } from './errors.ts';
 export { parseSchedule } from './schedule.ts';
-export { parseBlockActions } from './slack-actions.ts';
-export { APPROVAL_ACTION_IDS } from './slack-button.ts';
-export { parseSlashCommand, type SlackCommand } from './slack-command.ts';
-export type { CommandRequest } from './slack-grammar.ts';
 export type * from './types.ts';

@@ -4,8 +4,8 @@ import type { ClusterConfig, ResponderConfig } from '../config/schema.ts';
 import { actionKey } from '../engine/actuator.ts';
 import { runRunbook } from '../engine/run.ts';
 import type { Brake, Logger, Report, Runbook } from '../engine/types.ts';
+import type { Job } from '../queue/job.ts';
 import { queuedRecord } from '../routing/admit.ts';
-import type { Job } from '../routing/job.ts';
 import type { RunRecord, StateStore } from '../store/types.ts';
 import { compactReport } from './compact-report.ts';
 

@@ -5,9 +5,9 @@ import { createHttpApp } from '../../functions/http-app.ts';
 import { RUNBOOKS } from '../../runbooks/index.ts';
 import { parseConfig } from '../../src/config/load.ts';
 import type { ResponderConfig } from '../../src/config/schema.ts';
+import type { Job } from '../../src/queue/job.ts';
 import type { JobQueue } from '../../src/queue/types.ts';
 import type { DispatchContext } from '../../src/routing/dispatch.ts';
-import type { Job } from '../../src/routing/job.ts';
 import { memoryStore } from '../../src/store/index.ts';
 import type { StateStore } from '../../src/store/types.ts';
 

@@ -5,10 +5,10 @@ import { handleRecord, type WorkerBatchDeps } from '../../functions/worker-batch
 import { RUNBOOKS } from '../../runbooks/index.ts';
 import { consoleSink } from '../../src/chat/console.ts';
 import { SILENT } from '../../src/engine/run.ts';
+import type { Job } from '../../src/queue/job.ts';
 import { memoryQueue } from '../../src/queue/memory.ts';
 import type { DeadLetter } from '../../src/queue/types.ts';
 import { dispatchTrigger } from '../../src/routing/dispatch.ts';
-import type { Job } from '../../src/routing/job.ts';
 import { memoryStore } from '../../src/store/index.ts';
 import { runJob } from '../../src/worker/run-job.ts';
 import { simAccess, startScenario } from '../helpers/sim-access.ts';

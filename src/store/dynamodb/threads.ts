@@ -1,5 +1,5 @@
 import { type DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import type { ThreadIndex, ThreadRef } from '../../chat/types.ts';
+import type { ThreadIndex, ThreadRef } from '../types.ts';
 import { threadKey } from './layout.ts';
 
 /** Chat thread roots, so a later invocation (another Lambda) edits the thread an earlier one started. */

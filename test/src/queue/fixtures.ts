@@ -1,4 +1,4 @@
-import type { Job } from '../../../src/routing/job.ts';
+import type { Job } from '../../../src/queue/job.ts';
 
 /** A job as routing builds it from an Alertmanager alert. */
 export function sampleJob(id = 'job-1', overrides: Partial<Job> = {}): Job {

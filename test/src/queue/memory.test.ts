@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it, vi } from 'vitest';
+import type { Job } from '../../../src/queue/job.ts';
 import { memoryQueue } from '../../../src/queue/memory.ts';
-import type { Job } from '../../../src/routing/job.ts';
 import { gate, sampleJob } from './fixtures.ts';
 
 describe('memoryQueue', () => {

@@ -1,9 +1,9 @@
 import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
+import { parseJob } from '../../../src/queue/job-schema.ts';
 import { memoryQueue } from '../../../src/queue/memory.ts';
 import { sendToDeadLetterQueue, sqsQueue } from '../../../src/queue/sqs.ts';
-import { parseJob } from '../../../src/routing/job-schema.ts';
 import { sampleJob } from './fixtures.ts';
 
 const QUEUE_URL = 'https://sqs.eu-west-1.amazonaws.com/111122223333/responder-jobs';

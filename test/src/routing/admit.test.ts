@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import type { Job } from '../../../src/queue/job.ts';
 import { type AdmitContext, admit, recordResolved } from '../../../src/routing/admit.ts';
-import type { Job } from '../../../src/routing/job.ts';
 import { routeTrigger } from '../../../src/routing/route.ts';
 import { memoryStore } from '../../../src/store/index.ts';
 import type { RunRecord } from '../../../src/store/types.ts';

@@ -1,7 +1,7 @@
 import { RUNBOOKS } from '../../../runbooks/index.ts';
 import { ConfigSchema, type ResponderConfig } from '../../../src/config/schema.ts';
+import type { Job } from '../../../src/queue/job.ts';
 import type { JobQueue } from '../../../src/queue/types.ts';
-import type { Job } from '../../../src/routing/job.ts';
 import type { RunRecord } from '../../../src/store/types.ts';
 import type { Alert, Trigger } from '../../../src/triggers/types.ts';
 

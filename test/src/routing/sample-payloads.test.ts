@@ -1,12 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { parseConfig } from '../../../src/config/load.ts';
 import { routeTrigger } from '../../../src/routing/route.ts';
-import {
-  parseAlertmanager,
-  parseCloudWatch,
-  parseSchedule,
-  parseSlashCommand,
-} from '../../../src/triggers/index.ts';
+import { parseSlashCommand } from '../../../src/slack/index.ts';
+import { parseAlertmanager, parseCloudWatch, parseSchedule } from '../../../src/triggers/index.ts';
 import type { Trigger } from '../../../src/triggers/types.ts';
 import { EDGE, fixtureForm, fixtureJson } from '../triggers/fixtures.ts';
 import { counterIds, RUNBOOK_IDS } from './fixtures.ts';

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { slackDirectory } from '../../../src/chat/slack-directory.ts';
+import { slackDirectory } from '../../../src/slack/directory.ts';
 import { startFakeSlack } from './fake-slack.ts';
 
 let slack: Awaited<ReturnType<typeof startFakeSlack>> | undefined;

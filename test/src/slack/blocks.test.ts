@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { parseApprovalValue } from '../../../src/chat/approval-value.ts';
-import type { ActionsBlock, ChatBlock } from '../../../src/chat/block-kit.ts';
-import { reportBlocks } from '../../../src/chat/blocks.ts';
-import { degraded, eviction, healthy, needsApproval, report, step, unmanagedPod } from './reports.ts';
+import { parseApprovalValue } from '../../../src/slack/approval-value.ts';
+import type { ActionsBlock, ChatBlock } from '../../../src/slack/block-kit.ts';
+import { reportBlocks } from '../../../src/slack/blocks.ts';
+import { degraded, eviction, healthy, needsApproval, report, step, unmanagedPod } from '../chat/reports.ts';
 
 function blockText(block: ChatBlock): string {
   switch (block.type) {

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { verifySlackSignature } from '../../../src/chat/signature.ts';
+import { verifySlackSignature } from '../../../src/slack/signature.ts';
 
 interface SigningExample {
   signingSecret: string;

@@ -1,9 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { reportBlocks } from '../../../src/chat/blocks.ts';
-import { slackSink } from '../../../src/chat/slack.ts';
-import { SlackCallError } from '../../../src/chat/slack-error.ts';
+import { reportBlocks } from '../../../src/slack/blocks.ts';
+import { SlackCallError } from '../../../src/slack/errors.ts';
+import { slackSink } from '../../../src/slack/sink.ts';
+import { degraded, healthy } from '../chat/reports.ts';
 import { type SlackCall, startFakeSlack } from './fake-slack.ts';
-import { degraded, healthy } from './reports.ts';
 
 let slack: Awaited<ReturnType<typeof startFakeSlack>>;
 

@@ -1,7 +1,7 @@
 import { WebClient } from '@slack/web-api';
-import type { ApproverDirectory } from '../routing/approval.ts';
-import { SLACK_RETRIES } from './slack.ts';
-import { slackCallError } from './slack-error.ts';
+import type { ApproverDirectory } from '../chat/types.ts';
+import { slackCallError } from './errors.ts';
+import { SLACK_RETRIES } from './sink.ts';
 
 export interface SlackDirectoryOptions {
   /** The bot token, with the usergroups:read scope. */

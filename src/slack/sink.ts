@@ -1,10 +1,11 @@
 import { type RetryOptions, WebClient } from '@slack/web-api';
+import type { ChatSink, ChatTarget } from '../chat/types.ts';
 import type { Report } from '../engine/types.ts';
+import { memoryThreadIndex } from '../store/memory/threads.ts';
+import type { ThreadIndex, ThreadRef } from '../store/types.ts';
 import type { ChatBlock } from './block-kit.ts';
 import { reportBlocks } from './blocks.ts';
-import { slackCallError } from './slack-error.ts';
-import { memoryThreadIndex } from './thread-index.ts';
-import type { ChatSink, ChatTarget, ThreadIndex, ThreadRef } from './types.ts';
+import { slackCallError } from './errors.ts';
 
 /**
  * Retries after a 429 (the client first sleeps for the response's Retry-After) or a network

@@ -1,4 +1,4 @@
-import type { ThreadIndex, ThreadRef } from './types.ts';
+import type { ThreadIndex, ThreadRef } from '../types.ts';
 
 /** A ThreadIndex for one process: the local server, the CLI and tests. */
 export function memoryThreadIndex(): ThreadIndex {

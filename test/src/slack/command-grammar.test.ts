@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parseCommandText } from '../../../src/triggers/slack-grammar.ts';
-import { triggerErrorOf } from './fixtures.ts';
+import { parseCommandText } from '../../../src/slack/command-grammar.ts';
+import { triggerErrorOf } from '../triggers/fixtures.ts';
 
 describe('parseCommandText', () => {
   it.each([

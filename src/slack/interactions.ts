@@ -1,10 +1,10 @@
 import { z } from 'zod';
-import { ApprovalValueSchema } from '../chat/approval-value.ts';
-import { deliveryKey } from './delivery-key.ts';
-import type { EdgeFacts } from './edge.ts';
-import { APPROVAL_ACTION_IDS } from './slack-button.ts';
-import type { Trigger } from './types.ts';
-import { HttpsUrl, NonEmpty, parseJsonField, parseWith } from './validate.ts';
+import { deliveryKey } from '../triggers/delivery-key.ts';
+import type { EdgeFacts } from '../triggers/edge.ts';
+import type { Trigger } from '../triggers/types.ts';
+import { HttpsUrl, NonEmpty, parseJsonField, parseWith } from '../triggers/validate.ts';
+import { APPROVAL_ACTION_IDS } from './action-ids.ts';
+import { ApprovalValueSchema } from './approval-value.ts';
 
 /** The interactivity request: one form field, `payload`, holding JSON. */
 const InteractionForm = z.object({ payload: z.string() });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { parseJob } from '../../../src/routing/job-schema.ts';
+import { parseJob } from '../../../src/queue/job-schema.ts';
 import { routeTrigger } from '../../../src/routing/route.ts';
-import { alarmTrigger, counterIds, RUNBOOK_IDS, slackCommand, testConfig } from './fixtures.ts';
+import { alarmTrigger, counterIds, RUNBOOK_IDS, slackCommand, testConfig } from '../routing/fixtures.ts';
 
 const route = (trigger: Parameters<typeof routeTrigger>[0]) =>
   routeTrigger(trigger, { config: testConfig(), runbooks: RUNBOOK_IDS, newId: counterIds() }).jobs;

@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { deliveryKey } from './delivery-key.ts';
-import type { EdgeFacts } from './edge.ts';
-import { type CommandRequest, parseCommandText } from './slack-grammar.ts';
-import type { Trigger } from './types.ts';
-import { HttpsUrl, NonEmpty, parseWith } from './validate.ts';
+import { deliveryKey } from '../triggers/delivery-key.ts';
+import type { EdgeFacts } from '../triggers/edge.ts';
+import type { Trigger } from '../triggers/types.ts';
+import { HttpsUrl, NonEmpty, parseWith } from '../triggers/validate.ts';
+import { type CommandRequest, parseCommandText } from './command-grammar.ts';
 
 /**
  * The form fields of a slash command request (already URL-decoded by the edge). `token` is

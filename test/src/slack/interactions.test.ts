@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { approvalValue } from '../../../src/chat/approval-value.ts';
-import { parseBlockActions } from '../../../src/triggers/slack-actions.ts';
-import { EDGE, fixtureJson, triggerErrorOf } from './fixtures.ts';
+import { approvalValue } from '../../../src/slack/approval-value.ts';
+import { parseBlockActions } from '../../../src/slack/interactions.ts';
+import { EDGE, fixtureJson, triggerErrorOf } from '../triggers/fixtures.ts';
 
 interface Action {
   action_id: string;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { approvalValue, parseApprovalValue } from '../../../src/chat/approval-value.ts';
+import { approvalValue, parseApprovalValue } from '../../../src/slack/approval-value.ts';
 
 describe('approval value', () => {
   it('round-trips the run id and the approved keys', () => {

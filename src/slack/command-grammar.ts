@@ -1,5 +1,5 @@
 import type { Mode } from '../engine/types.ts';
-import { TriggerError } from './errors.ts';
+import { TriggerError } from '../triggers/errors.ts';
 
 /** What a slash command's text asks for. */
 export type CommandRequest =

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parseSlashCommand } from '../../../src/triggers/slack-command.ts';
-import { EDGE, fixtureForm, triggerErrorOf } from './fixtures.ts';
+import { parseSlashCommand } from '../../../src/slack/command.ts';
+import { EDGE, fixtureForm, triggerErrorOf } from '../triggers/fixtures.ts';
 
 const runForm = () => fixtureForm('slack-slash-command-run.txt');
 

@@ -1,3 +1,12 @@
+import {
+  actionsOf,
+  findingsOf,
+  formatDuration,
+  headline,
+  planOf,
+  showsPlan,
+  VERDICT_LABEL,
+} from '../chat/report-summary.ts';
 import { actionKey } from '../engine/actuator.ts';
 import type {
   ActionOutcome,
@@ -21,15 +30,6 @@ import {
   plainText,
   section,
 } from './block-kit.ts';
-import {
-  actionsOf,
-  findingsOf,
-  formatDuration,
-  headline,
-  planOf,
-  showsPlan,
-  VERDICT_LABEL,
-} from './report-summary.ts';
 
 const VERDICT_EMOJI: Record<Verdict, string> = {
   healthy: ':large_green_circle:',
