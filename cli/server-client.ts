@@ -4,16 +4,18 @@ export interface ServerOptions {
   token?: string;
 }
 
-export const DEFAULT_SERVER = process.env.RESPONDER_SERVER ?? 'http://127.0.0.1:8787';
+export const SERVER_HELP =
+  'ask a running responder (`responder serve` or the deployed function URL) instead of the local state';
+export const TOKEN_HELP = 'its operator token (default: $RESPONDER_OPERATOR_TOKEN)';
 
 export async function callServer<T>(
   options: ServerOptions,
   path: string,
   init: RequestInit = {},
 ): Promise<T> {
-  const token = options.token ?? process.env.ALERTMANAGER_TOKEN;
+  const token = options.token ?? process.env.RESPONDER_OPERATOR_TOKEN;
   if (!token)
-    throw new Error("no token: pass --token or set ALERTMANAGER_TOKEN (the server's webhook token)");
+    throw new Error("no token: pass --token or set RESPONDER_OPERATOR_TOKEN (the server's operator token)");
   let response: Response;
   try {
     response = await fetch(new URL(path, options.server), {

@@ -1,11 +1,9 @@
-import { dispatchTrigger } from '../src/routing/dispatch.ts';
 import { parseCloudWatch } from '../src/triggers/index.ts';
-import { productionDeps } from './deps.ts';
+import { lambdaRuntime } from './runtime.ts';
 
-const deps = await productionDeps();
+const { app } = await lambdaRuntime();
 
 /** CloudWatch alarms, from an EventBridge rule or an SNS subscription: parse, route, admit, enqueue. */
 export const handler = async (event: unknown) => {
-  const triggers = parseCloudWatch(event, { receivedAt: new Date() });
-  for (const trigger of triggers) await dispatchTrigger(trigger, deps.dispatch);
+  for (const trigger of parseCloudWatch(event, { receivedAt: new Date() })) await app.dispatch(trigger);
 };

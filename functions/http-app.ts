@@ -1,20 +1,33 @@
-import { timingSafeEqual } from 'node:crypto';
 import { type Context, Hono, type MiddlewareHandler } from 'hono';
+import { basicAuth } from 'hono/basic-auth';
+import { bearerAuth } from 'hono/bearer-auth';
 import { bodyLimit } from 'hono/body-limit';
-import { type DispatchContext, type Dispatched, dispatchTrigger } from '../src/routing/dispatch.ts';
+import { timingSafeEqual } from 'hono/utils/buffer';
+import { z } from 'zod';
+import type { App } from '../src/app/app.ts';
+import { UnknownClusterError } from '../src/app/app.ts';
+import { answerSlashCommand } from '../src/app/slack-command.ts';
+import type { Dispatched } from '../src/routing/dispatch.ts';
 import { parseBlockActions, parseSlashCommand } from '../src/slack/index.ts';
 import { verifySlackSignature } from '../src/slack/signature.ts';
 import { parseAlertmanager, TriggerError } from '../src/triggers/index.ts';
-import { slackCommandAnswer } from './slack-answers.ts';
 
 /**
  * The public HTTP surface: Alertmanager webhooks, Slack commands and buttons, health. Handlers
  * check and parse, hand a Trigger to the core, and answer at once: nothing here waits for a
  * cluster, so Slack always gets its answer within its 3 seconds.
  */
+export interface HttpSecrets {
+  slackSigningSecret?: string;
+  /** Alertmanager's (and any webhook sender's) bearer token. */
+  alertmanagerToken?: string;
+  /** Guards the operator endpoints (audit trail, brake reset): not the webhook token. */
+  operatorToken?: string;
+}
+
 export interface HttpAppDeps {
-  dispatch: DispatchContext;
-  secrets: { slackSigningSecret?: string; alertmanagerToken?: string };
+  app: App;
+  secrets: HttpSecrets;
   /** Request bodies larger than this are refused with 413 (default 256 KiB). */
   maxBodyBytes?: number;
 }
@@ -22,24 +35,6 @@ export interface HttpAppDeps {
 type Env = { Variables: { rawBody: string } };
 
 const fail = (c: Context, status: 400 | 401 | 413 | 415 | 503, error: string) => c.json({ error }, status);
-
-function sameSecret(given: string, expected: string): boolean {
-  const a = Buffer.from(given);
-  const b = Buffer.from(expected);
-  return a.length === b.length && timingSafeEqual(a, b);
-}
-
-/** The token from `Authorization: Bearer <token>` or the password of `Basic <user:token>`. */
-function presentedToken(header: string | undefined): string | undefined {
-  const [scheme, value] = (header ?? '').split(/\s+/, 2);
-  if (!value) return undefined;
-  if (scheme?.toLowerCase() === 'bearer') return value;
-  if (scheme?.toLowerCase() === 'basic') {
-    const decoded = Buffer.from(value, 'base64').toString('utf8');
-    return decoded.includes(':') ? decoded.slice(decoded.indexOf(':') + 1) : undefined;
-  }
-  return undefined;
-}
 
 function requireContentType(type: string): MiddlewareHandler<Env> {
   return async (c, next) => {
@@ -50,17 +45,27 @@ function requireContentType(type: string): MiddlewareHandler<Env> {
   };
 }
 
-/** The webhook token guards Alertmanager's posts and the operator endpoints (history, brake reset). */
-function tokenAuth(expected: string | undefined): MiddlewareHandler<Env> {
-  return async (c, next) => {
-    if (!expected) return fail(c, 503, 'the server has no ALERTMANAGER_TOKEN configured');
-    const token = presentedToken(c.req.header('authorization'));
-    if (!token || !sameSecret(token, expected)) {
-      c.header('WWW-Authenticate', 'Bearer realm="cilium-responder"');
-      return fail(c, 401, 'missing or wrong bearer token (Authorization: Bearer <ALERTMANAGER_TOKEN>)');
-    }
-    await next();
-  };
+/**
+ * A shared-secret check, constant-time (hono's bearerAuth and basicAuth): `Bearer <token>`, or
+ * basic auth with the token as the password (Alertmanager's `basic_auth`, any username).
+ */
+function tokenAuth(token: string | undefined, name: string): MiddlewareHandler<Env> {
+  if (!token) return async (c) => fail(c, 503, `the server has no ${name} configured`);
+  const error = { error: `missing or wrong bearer token (Authorization: Bearer <${name}>)` };
+  const bearer = bearerAuth<Env>({
+    token,
+    realm: 'cilium-responder',
+    noAuthenticationHeaderMessage: error,
+    invalidAuthenticationHeaderMessage: error,
+    invalidTokenMessage: error,
+  });
+  const basic: MiddlewareHandler<Env> = basicAuth({
+    realm: 'cilium-responder',
+    verifyUser: (_user, password) => timingSafeEqual(password, token),
+    invalidUserMessage: error,
+  });
+  return (c, next) =>
+    /^basic\s/i.test(c.req.header('authorization') ?? '') ? basic(c, next) : bearer(c, next);
 }
 
 /** Slack's v0 signature over the raw body, within 5 minutes. Runs after the body is read. */
@@ -102,17 +107,25 @@ function summary(result: Dispatched) {
     duplicates: result.duplicates.length,
     resolved: result.resolved.map((job) => ({ cluster: job.cluster, runbook: job.runbook })),
     skipped: result.skipped,
+    refused: result.refused,
   };
 }
 
+const HistoryQuery = z.object({
+  cluster: z.string().min(1).optional(),
+  limit: z.coerce.number().int().min(1).max(500).default(50),
+});
+
 export function createHttpApp(deps: HttpAppDeps): Hono<Env> {
   const app = new Hono<Env>();
-  const { dispatch } = deps;
-  const edge = () => ({ receivedAt: dispatch.now() });
+  const responder = deps.app;
+  const now = responder.ports.now;
+  const edge = () => ({ receivedAt: now() });
   const maxSize = deps.maxBodyBytes ?? 256 * 1024;
 
   app.onError((error, c) => {
     if (error instanceof TriggerError) return c.json({ error: error.message, field: error.field }, 400);
+    if (error instanceof UnknownClusterError) return c.json({ error: error.message, field: 'cluster' }, 400);
     throw error;
   });
   app.use(
@@ -122,32 +135,34 @@ export function createHttpApp(deps: HttpAppDeps): Hono<Env> {
 
   app.get('/healthz', (c) => c.json({ ok: true }));
 
-  const webhookToken = tokenAuth(deps.secrets.alertmanagerToken);
+  const webhookToken = tokenAuth(deps.secrets.alertmanagerToken, 'ALERTMANAGER_TOKEN');
+  const operatorToken = tokenAuth(deps.secrets.operatorToken, 'RESPONDER_OPERATOR_TOKEN');
 
   app.post('/alerts/alertmanager', webhookToken, requireContentType('application/json'), async (c) => {
     const trigger = parseAlertmanager(parseJsonBody(c), edge());
-    return c.json(summary(await dispatchTrigger(trigger, dispatch)), 202);
+    return c.json(summary(await responder.dispatch(trigger)), 202);
   });
 
   // The audit trail, newest first, without the full reports.
-  app.get('/runs', webhookToken, async (c) => {
-    const cluster = c.req.query('cluster');
-    const limit = Math.min(Number(c.req.query('limit') ?? '50') || 50, 500);
-    const runs = await dispatch.store.runs.list({ ...(cluster ? { cluster } : {}), limit });
+  app.get('/runs', operatorToken, async (c) => {
+    const query = HistoryQuery.safeParse(c.req.query());
+    if (!query.success) {
+      const issue = query.error.issues[0];
+      throw new TriggerError(String(issue?.path[0] ?? 'query'), issue?.message ?? 'invalid');
+    }
+    const runs = await responder.history(query.data);
     return c.json({ runs: runs.map(({ report: _report, ...record }) => record) });
   });
 
-  app.post('/brake/reset', webhookToken, requireContentType('application/json'), async (c) => {
+  app.post('/brake/reset', operatorToken, requireContentType('application/json'), async (c) => {
     const body = parseJsonBody(c) as { cluster?: unknown };
-    if (typeof body?.cluster !== 'string' || !dispatch.config.clusters.some((k) => k.name === body.cluster)) {
-      throw new TriggerError('cluster', 'expected the name of a configured cluster');
-    }
-    await dispatch.store.brake.reset(body.cluster);
+    if (typeof body?.cluster !== 'string') throw new TriggerError('cluster', 'expected a cluster name');
+    await responder.resetBrake(body.cluster, { source: 'cli', actor: { kind: 'user', id: 'operator' } });
     return c.json({ reset: body.cluster });
   });
 
   const slackForm = requireContentType('application/x-www-form-urlencoded');
-  const signed = slackSignature(deps.secrets.slackSigningSecret, dispatch.now);
+  const signed = slackSignature(deps.secrets.slackSigningSecret, now);
 
   app.post('/slack/commands', slackForm, signed, async (c) => {
     let command: ReturnType<typeof parseSlashCommand>;
@@ -159,16 +174,16 @@ export function createHttpApp(deps: HttpAppDeps): Hono<Env> {
         return c.json({ response_type: 'ephemeral', text: error.message });
       throw error;
     }
-    return c.json(await slackCommandAnswer(command, dispatch));
+    return c.json(await answerSlashCommand(command, responder));
   });
 
   app.post('/slack/interactions', slackForm, signed, async (c) => {
     const trigger = parseBlockActions(formOf(c), edge());
-    const result = await dispatchTrigger(trigger, dispatch);
+    const result = await responder.dispatch(trigger);
     const text =
       result.queued.length > 0
         ? `Approved by <@${trigger.actor.id}>: resuming run ${trigger.approval?.runId} with the approved plan.`
-        : result.skipped.join('; ') || 'Already handled.';
+        : [...result.refused, ...result.skipped].join('; ') || 'Already handled.';
     return c.json({ response_type: 'ephemeral', replace_original: false, text });
   });
 

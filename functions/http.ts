@@ -1,8 +1,8 @@
 import { handle } from 'hono/aws-lambda';
-import { productionDeps } from './deps.ts';
 import { createHttpApp } from './http-app.ts';
+import { lambdaRuntime } from './runtime.ts';
 
-const deps = await productionDeps();
+const runtime = await lambdaRuntime();
 
-/** Function URL / HTTP API → the hono app: validate, admit, enqueue, answer. */
-export const handler = handle(createHttpApp({ dispatch: deps.dispatch, secrets: deps.secrets }));
+/** Function URL → the hono app: verify, parse, admit, enqueue, answer. */
+export const handler = handle(createHttpApp({ app: runtime.app, secrets: runtime.secrets }));

@@ -1,11 +1,9 @@
-import { dispatchTrigger } from '../src/routing/dispatch.ts';
 import { parseSchedule } from '../src/triggers/index.ts';
-import { productionDeps } from './deps.ts';
+import { lambdaRuntime } from './runtime.ts';
 
-const deps = await productionDeps();
+const { app } = await lambdaRuntime();
 
 /** EventBridge Scheduler → the compliance sweep's jobs. */
 export const handler = async (event: unknown) => {
-  for (const trigger of parseSchedule(event, { receivedAt: new Date() }))
-    await dispatchTrigger(trigger, deps.dispatch);
+  for (const trigger of parseSchedule(event, { receivedAt: new Date() })) await app.dispatch(trigger);
 };

@@ -1,11 +1,18 @@
 import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
 import type { SQSEvent, SQSRecord } from 'aws-lambda';
+import { RUNBOOKS } from '../runbooks/index.ts';
+import { createWorker } from '../src/app/worker.ts';
+import { connect } from '../src/cluster/connect.ts';
+import { clusterRef } from '../src/config/cluster-ref.ts';
 import { sendToDeadLetterQueue } from '../src/queue/sqs.ts';
-import { runJob } from '../src/worker/run-job.ts';
-import { productionDeps } from './deps.ts';
+import { lambdaRuntime } from './runtime.ts';
 import { handleRecord } from './worker-batch.ts';
 
-const deps = await productionDeps();
+const { app, env, sqs } = await lambdaRuntime();
+const worker = createWorker(app.ports, {
+  runbooks: RUNBOOKS,
+  connect: (cluster) => connect(clusterRef(cluster)),
+});
 const processor = new BatchProcessor(EventType.SQS);
 
 /** SQS → runs; partial batch failures so only the failed messages come back. */
@@ -14,9 +21,9 @@ export const handler = (event: SQSEvent, context: { awsRequestId: string }) =>
     event,
     (record: SQSRecord) =>
       handleRecord(record, {
-        run: (job) => runJob(job, { ...deps.worker, owner: context.awsRequestId }),
-        deadLetter: (letter) => sendToDeadLetterQueue(deps.sqs, deps.env.deadLetterQueueUrl, letter),
-        maxAttempts: deps.env.maxAttempts,
+        run: (job) => worker.run(job),
+        deadLetter: (letter) => sendToDeadLetterQueue(sqs, env.deadLetterQueueUrl, letter),
+        maxAttempts: env.maxAttempts,
       }),
     processor,
     { context: context as never },

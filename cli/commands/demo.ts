@@ -1,45 +1,49 @@
 import { Command } from 'commander';
-import { RUNBOOKS } from '../../runbooks/index.ts';
-import { runRunbook } from '../../src/engine/run.ts';
 import type { Mode, Report } from '../../src/engine/types.ts';
+import { memoryStore } from '../../src/store/index.ts';
+import type { Trigger } from '../../src/triggers/types.ts';
+import { clusterConnector } from '../cluster-connector.ts';
 import { historyTable, webhookPhase } from '../demo/webhook-phase.ts';
-import { progressLine } from '../format/progress.ts';
-import { formatReport, formatSummary } from '../format/report.ts';
-import { openTarget } from '../target.ts';
+import { formatSummary } from '../format/report.ts';
+import { localUser, withCluster } from '../local-app.ts';
+import { runLocally } from '../local-run.ts';
 
 const MODES: readonly Mode[] = ['dry-run', 'auto'];
 
 /**
  * `responder demo` (`npm start`): every runbook against a simulated cluster with all four
- * incidents, first in dry-run then in auto; then the same incidents as Alertmanager alerts through
+ * incidents, first in dry-run then in auto, through the same admission as every source (state in
+ * memory); then the same incidents as Alertmanager alerts through
  * the local server and queue; and a one-screen summary at the end.
  */
 export function demoCommand(setExitCode: (code: number) => void): Command {
   return new Command('demo')
     .description('run every runbook against a simulated cluster with all four incidents (dry-run, then auto)')
     .action(async () => {
-      const target = await openTarget({ sim: ['all'], config: '' });
+      const config = withCluster(undefined, { name: 'sim', sim: { scenarios: ['all'] } });
+      // One simulated cluster for both passes, so auto acts on what dry-run planned.
+      const clusters = clusterConnector();
+      const store = memoryStore();
       const reports: Report[] = [];
       try {
         for (const mode of MODES) {
           process.stdout.write(
             `\n=== ${mode}: ${mode === 'dry-run' ? 'what would be done' : 'acting within limits'} ===\n\n`,
           );
-          for (const runbook of RUNBOOKS) {
-            const progress = progressLine(process.stderr, runbook.id);
-            const report = await runRunbook({
-              runbook,
-              access: target.access,
-              mode,
-              onProgress: progress.update,
-            });
-            progress.done();
-            reports.push(report);
-            process.stdout.write(`${formatReport(report)}\n`);
-          }
+          const trigger: Trigger = {
+            source: 'cli',
+            receivedAt: new Date().toISOString(),
+            deliveryKey: `demo:${mode}`,
+            alerts: [],
+            cluster: 'sim',
+            runbook: 'all',
+            mode,
+            actor: localUser(),
+          };
+          reports.push(...(await runLocally(trigger, config, store, { clusters, summary: false })).reports);
         }
       } finally {
-        await target.close();
+        await clusters.close();
       }
       process.stdout.write('\n=== alerts: Alertmanager webhooks through the local server and queue ===\n\n');
       const runs = await webhookPhase(process.stdout);

@@ -1,56 +1,33 @@
-import { randomUUID } from 'node:crypto';
 import { Command } from 'commander';
-import { RUNBOOKS, runbookById } from '../../runbooks/index.ts';
-import { loadConfig } from '../../src/config/load.ts';
-import { runRunbook } from '../../src/engine/run.ts';
-import type { Report } from '../../src/engine/types.ts';
-import { exitCodeOf } from '../../src/engine/verdict.ts';
-import { routeTrigger } from '../../src/routing/route.ts';
-import { clusterConnector } from '../cluster-connector.ts';
-import { formatReport, formatSummary } from '../format/report.ts';
+import type { ResponderConfig } from '../../src/config/schema.ts';
+import { DEFAULT_CONFIG, localConfig, localUser } from '../local-app.ts';
+import { runLocally } from '../local-run.ts';
+import { openState, STATE_HELP } from '../state-option.ts';
 
 /** `responder sweep`: a configured schedule's compliance sweep, run now, in this process. */
 export function sweepCommand(setExitCode: (code: number) => void): Command {
   return new Command('sweep')
     .description("run a schedule's sweep now: its runbooks on its clusters, in its mode")
     .argument('<schedule>', 'a schedule name from the config')
-    .option('--config <file>', 'the responder config', 'responder.config.yaml')
-    .action(async (schedule: string, options: { config: string }) => {
-      const runbooks = RUNBOOKS.map((r) => r.id);
-      const config = await loadConfig(options.config, { runbooks });
-      const routed = routeTrigger(
-        {
-          source: 'schedule',
-          receivedAt: new Date().toISOString(),
-          deliveryKey: `cli:${schedule}`,
-          alerts: [],
-          actor: { kind: 'user', id: 'cli' },
-          schedule: { name: schedule },
-        },
-        { config, runbooks, newId: randomUUID },
-      );
-      if (routed.jobs.length === 0)
-        throw new Error(routed.skipped.join('; ') || `schedule ${schedule} runs nothing`);
-      const clusters = clusterConnector();
-      const reports: Report[] = [];
+    .option('--config <file>', 'the responder config (default: $RESPONDER_CONFIG or responder.config.yaml)')
+    .option('--no-state', STATE_HELP)
+    .action(async (schedule: string, options: { config?: string; state: boolean }) => {
+      // Named explicitly, so a missing file is an error that says what to do.
+      const config = (await localConfig(options.config ?? DEFAULT_CONFIG)) as ResponderConfig;
+      const receivedAt = new Date().toISOString();
+      const trigger = {
+        source: 'schedule' as const,
+        receivedAt,
+        deliveryKey: `cli-sweep:${schedule}:${receivedAt}`,
+        alerts: [],
+        actor: localUser(),
+        schedule: { name: schedule },
+      };
+      const state = await openState(options);
       try {
-        for (const job of routed.jobs) {
-          const cluster = config.clusters.find((c) => c.name === job.cluster);
-          if (!cluster) continue;
-          const access = await clusters.connect(cluster);
-          const report = await runRunbook({
-            runbook: runbookById(job.runbook),
-            access,
-            mode: job.mode,
-            limits: config.limits,
-          });
-          reports.push(report);
-          process.stdout.write(`${formatReport(report)}\n`);
-        }
+        setExitCode((await runLocally(trigger, config, state.store)).exitCode);
       } finally {
-        await clusters.close();
+        await state.close();
       }
-      process.stdout.write(`${formatSummary(reports)}\n`);
-      setExitCode(Math.max(...reports.map((r) => exitCodeOf(r.verdict))));
     });
 }

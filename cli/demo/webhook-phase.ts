@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
-import { RUNBOOKS } from '../../runbooks/index.ts';
+import { RUNBOOK_IDS } from '../../runbooks/catalog.ts';
 import { consoleSink } from '../../src/chat/console.ts';
 import { loadConfig } from '../../src/config/load.ts';
 import type { RunRecord } from '../../src/store/types.ts';
@@ -16,7 +16,7 @@ const EXAMPLE_CONFIG = fileURLToPath(new URL('../../responder.config.example.yam
  * reports go to the console sink. A repeated notification shows dedupe.
  */
 export async function webhookPhase(out: NodeJS.WritableStream): Promise<RunRecord[]> {
-  const config = await loadConfig(EXAMPLE_CONFIG, { runbooks: RUNBOOKS.map((r) => r.id) });
+  const config = await loadConfig(EXAMPLE_CONFIG, { runbooks: RUNBOOK_IDS });
   const token = randomBytes(18).toString('base64url');
   const server = await startLocalServer({
     config,
@@ -49,7 +49,7 @@ export async function webhookPhase(out: NodeJS.WritableStream): Promise<RunRecor
       `  ${first.alertname} again (an Alertmanager retry) -> ${again.status}: ${again.body.duplicates} duplicate, nothing queued\n\n`,
     );
     await server.queue.idle();
-    return await server.store.runs.list({ cluster });
+    return await server.app.history({ cluster });
   } finally {
     await server.close();
   }

@@ -1,13 +1,13 @@
 /** A progress line for agent fan-outs: redrawn in place on a terminal, printed once per step otherwise. */
-export function progressLine(stream: NodeJS.WriteStream, runbook: string) {
+export function progressLine(stream: NodeJS.WriteStream) {
   let shown = false;
   return {
-    update(step: string, done: number, total: number, label: string): void {
+    update(where: string, done: number, total: number, label: string): void {
       if (stream.isTTY) {
-        stream.write(`\r  ${runbook}/${step}: ${done}/${total} ${label}\u001b[K`);
+        stream.write(`\r  ${where}: ${done}/${total} ${label}\u001b[K`);
         shown = true;
       } else if (done === total) {
-        stream.write(`  ${runbook}/${step}: ${done}/${total} ${label}\n`);
+        stream.write(`  ${where}: ${done}/${total} ${label}\n`);
       }
     },
     done(): void {

@@ -1,21 +1,23 @@
-import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
-import { createHttpApp } from '../../functions/http-app.ts';
+import { createHttpApp, type HttpSecrets } from '../../functions/http-app.ts';
 import { RUNBOOKS } from '../../runbooks/index.ts';
+import { type App, createApp } from '../../src/app/app.ts';
+import { createWorker } from '../../src/app/worker.ts';
 import type { ApproverDirectory, ChatSink } from '../../src/chat/types.ts';
 import type { ResponderConfig } from '../../src/config/schema.ts';
-import { SILENT } from '../../src/engine/run.ts';
 import { type MemoryQueue, memoryQueue } from '../../src/queue/memory.ts';
 import { memoryStore } from '../../src/store/index.ts';
 import type { StateStore } from '../../src/store/types.ts';
-import { runJob } from '../../src/worker/run-job.ts';
 import { clusterConnector } from '../cluster-connector.ts';
+import { localPorts } from '../local-app.ts';
 
 export interface LocalServerOptions {
   config: ResponderConfig;
   chat: ChatSink;
-  secrets: { slackSigningSecret?: string; alertmanagerToken?: string };
+  secrets: HttpSecrets;
+  /** Where runs, dedupe, leases and the brake live; in memory unless given. */
+  store?: StateStore;
   /** Resolves approvers configured as Slack user groups. */
   directory?: ApproverDirectory;
   port?: number;
@@ -24,53 +26,38 @@ export interface LocalServerOptions {
 
 export interface LocalServer {
   url: string;
-  store: StateStore;
+  app: App;
   queue: MemoryQueue;
   close(): Promise<void>;
 }
 
 /**
- * The same HTTP app as the Lambda, on a local port, with the in-memory store, an in-process queue
- * and its worker, and a chat sink of the caller's choice (the console, locally).
+ * The same HTTP app as the Lambda, on a local port: the composition root with an in-process queue
+ * and its worker, the state store and chat sink of the caller's choice.
  */
 export async function startLocalServer(options: LocalServerOptions): Promise<LocalServer> {
-  const { config } = options;
-  const store = memoryStore();
   const clusters = clusterConnector();
-  const now = () => new Date();
-  const queue = memoryQueue({
-    handle: (job) =>
-      runJob(job, {
-        config,
-        store,
-        runbooks: RUNBOOKS,
-        connect: (cluster) => clusters.connect(cluster),
-        chat: options.chat,
-        defaultChannel: '#cilium-responder',
-        now,
-        log: SILENT,
-        owner: `local-${process.pid}`,
-      }),
+  const base = {
+    ...localPorts(options.config, options.store ?? memoryStore(), options.chat),
+    ...(options.directory ? { directory: options.directory } : {}),
+  };
+  const worker = createWorker(base, {
+    runbooks: RUNBOOKS,
+    connect: (cluster) => clusters.connect(cluster),
   });
-  const app = createHttpApp({
-    dispatch: {
-      config,
-      chat: options.chat,
-      store,
-      queue,
-      runbooks: RUNBOOKS.map((r) => r.id),
-      now,
-      newId: randomUUID,
-      ...(options.directory ? { directory: options.directory } : {}),
-    },
-    secrets: options.secrets,
+  const queue = memoryQueue({ handle: (job) => worker.run(job) });
+  const app = createApp({ ...base, queue });
+  const http = createHttpApp({ app, secrets: options.secrets });
+  const host = options.host ?? '127.0.0.1';
+  const server = serve({ fetch: http.fetch, port: options.port ?? 0, hostname: host });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.once('listening', () => resolve());
   });
-  const server = serve({ fetch: app.fetch, port: options.port ?? 0, hostname: options.host ?? '127.0.0.1' });
-  await new Promise<void>((resolve) => server.once('listening', () => resolve()));
   const { port } = server.address() as AddressInfo;
   return {
-    url: `http://${options.host ?? '127.0.0.1'}:${port}`,
-    store,
+    url: `http://${host}:${port}`,
+    app,
     queue,
     async close() {
       await new Promise<void>((resolve) => server.close(() => resolve()));

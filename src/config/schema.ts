@@ -155,6 +155,9 @@ export const ConfigSchema = z
   });
 
 export type ClusterConfig = z.infer<typeof ClusterSchema>;
+
+/** The limits every key of which is left out: the defaults. */
+export const DEFAULT_LIMITS_CONFIG = LimitsSchema.parse({});
 export type RouteConfig = z.infer<typeof RouteSchema>;
 export type ScheduleConfig = z.infer<typeof ScheduleSchema>;
 export type LimitsConfig = z.infer<typeof LimitsSchema>;

@@ -1,9 +1,10 @@
-import type { ChatSink } from '../chat/types.ts';
+import type { ApproverDirectory, ChatSink } from '../chat/types.ts';
 import type { ResponderConfig } from '../config/schema.ts';
 import type { Job } from '../queue/job.ts';
 import type { JobQueue } from '../queue/types.ts';
 import type { RunRecord, StateStore } from '../store/types.ts';
 import type { Trigger } from '../triggers/types.ts';
+import { refusal } from './authority.ts';
 
 export interface AdmitContext {
   config: ResponderConfig;
@@ -12,6 +13,8 @@ export interface AdmitContext {
   now: () => Date;
   /** Where resolved alerts are said, in the problem's thread; without it they are only recorded. */
   chat?: ChatSink;
+  /** Resolves approvers configured as Slack user groups; without it only user ids approve. */
+  directory?: ApproverDirectory;
   /** Channel for clusters that name none. */
   defaultChannel?: string;
 }
@@ -20,6 +23,8 @@ export interface Admission {
   queued: Job[];
   /** Jobs whose dedupe key was already claimed (a retry, a copy, a double click): nothing queued. */
   duplicates: Job[];
+  /** Jobs whose source lacks the authority to write, with why: nothing queued, nothing claimed. */
+  refused: string[];
 }
 
 function reasonOf(trigger: Trigger): string {
@@ -40,6 +45,7 @@ export function queuedRecord(job: Job, now: Date): RunRecord {
     source: job.trigger.source,
     actor: job.trigger.actor.name ?? job.trigger.actor.id,
     reason: reasonOf(job.trigger),
+    params: job.params,
     status: 'queued',
     plan: [],
     actions: [],
@@ -48,14 +54,20 @@ export function queuedRecord(job: Job, now: Date): RunRecord {
 }
 
 /**
- * Makes jobs safe to queue: a job whose dedupe key was claimed within the window is a duplicate
- * and goes nowhere; the rest are recorded and queued. (Leases are taken by the worker, for the
+ * Makes jobs safe to queue: a job whose source lacks the authority to write is refused; a job
+ * whose dedupe key was claimed within the window is a duplicate and goes nowhere; the rest are
+ * recorded and queued. (Leases are taken by the worker, for the
  * length of the run; the brake is counted per cluster write by the actuator.)
  */
 export async function admit(jobs: readonly Job[], context: AdmitContext): Promise<Admission> {
   const ttlSeconds = context.config.limits.dedupeMinutes * 60;
-  const admission: Admission = { queued: [], duplicates: [] };
+  const admission: Admission = { queued: [], duplicates: [], refused: [] };
   for (const job of jobs) {
+    const refused = await refusal(job, context);
+    if (refused) {
+      admission.refused.push(refused);
+      continue;
+    }
     if (!(await context.store.dedupe.claim(job.dedupeKey, ttlSeconds, context.now()))) {
       admission.duplicates.push(job);
       continue;

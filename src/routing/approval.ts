@@ -1,7 +1,7 @@
 import type { ApproverDirectory } from '../chat/types.ts';
 import type { ResponderConfig } from '../config/schema.ts';
 import type { Job } from '../queue/job.ts';
-import type { RunRecord, RunStore } from '../store/types.ts';
+import type { ApprovalDecisionRecord, RunRecord, RunStore } from '../store/types.ts';
 import type { Actor, Trigger } from '../triggers/types.ts';
 
 export type ApprovalDecision =
@@ -45,9 +45,30 @@ export function approvalDedupeKey(runId: string): string {
 
 const REJECTED = 'plan rejected by ';
 
+/** Who decided, and when, as the audit record keeps it. */
+export function decisionOf(
+  outcome: ApprovalDecisionRecord['outcome'],
+  actor: Actor,
+  at: Date,
+  approved?: string[],
+): ApprovalDecisionRecord {
+  return {
+    outcome,
+    by: actor.id,
+    ...(actor.name ? { byName: actor.name } : {}),
+    at: at.toISOString(),
+    ...(approved ? { approved } : {}),
+  };
+}
+
 /** The record of a run whose plan a person rejected: closed, never resumed afterwards. */
-export function rejectedRecord(record: RunRecord, actor: Actor): RunRecord {
-  return { ...record, status: 'done', error: `${REJECTED}${actor.name ?? actor.id}` };
+export function rejectedRecord(record: RunRecord, actor: Actor, at: Date): RunRecord {
+  return {
+    ...record,
+    status: 'done',
+    error: `${REJECTED}${actor.name ?? actor.id}`,
+    decision: decisionOf('rejected', actor, at),
+  };
 }
 
 /** Why a run cannot take an approval now (rejected, running, or no plan waiting), if it cannot. */
@@ -87,7 +108,8 @@ export async function decideApproval(
       runbook: record.runbook,
       cluster: record.cluster,
       mode: 'approve',
-      params: {},
+      // The approved plan was made with these; the resume re-checks it under the same ones.
+      params: record.params ?? {},
       trigger,
       dedupeKey: approvalDedupeKey(record.runId),
       resume: { runId: record.runId, approved },

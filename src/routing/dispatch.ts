@@ -1,13 +1,10 @@
-import type { ApproverDirectory } from '../chat/types.ts';
 import type { Job } from '../queue/job.ts';
 import type { Trigger } from '../triggers/types.ts';
 import { type AdmitContext, admit, recordResolved } from './admit.ts';
-import { approvalDedupeKey, decideApproval, rejectedRecord } from './approval.ts';
+import { approvalDedupeKey, decideApproval, decisionOf, rejectedRecord } from './approval.ts';
 import { routeTrigger } from './route.ts';
 
 export interface DispatchContext extends AdmitContext {
-  /** Resolves approvers configured as Slack user groups; without it only user ids approve. */
-  directory?: ApproverDirectory;
   runbooks: readonly string[];
   newId: () => string;
 }
@@ -19,7 +16,11 @@ export interface Dispatched {
   resolved: Job[];
   /** Why parts of the trigger went nowhere, said back to the sender. */
   skipped: string[];
+  /** Jobs refused for lack of authority (a Slack user who is not an approver asked for a write). */
+  refused: string[];
 }
+
+const NOTHING: Dispatched = { queued: [], duplicates: [], resolved: [], skipped: [], refused: [] };
 
 /**
  * The whole way from a parsed trigger to queued jobs: route, then admit (dedupe, record, queue).
@@ -33,27 +34,32 @@ export async function dispatchTrigger(trigger: Trigger, context: DispatchContext
       newId: context.newId,
       ...(context.directory ? { directory: context.directory } : {}),
     });
-    if (decision.kind === 'refused')
-      return { queued: [], duplicates: [], resolved: [], skipped: [decision.reason] };
+    if (decision.kind === 'refused') return { ...NOTHING, refused: [decision.reason] };
     if (decision.kind === 'rejected') {
       // A rejection takes the same dedupe key as a resume: whichever click comes first decides.
       const ttlSeconds = context.config.limits.dedupeMinutes * 60;
       const key = approvalDedupeKey(decision.runId);
       if (!(await context.store.dedupe.claim(key, ttlSeconds, context.now())))
-        return {
-          queued: [],
-          duplicates: [],
-          resolved: [],
-          skipped: [`run ${decision.runId} was already decided`],
-        };
+        return { ...NOTHING, skipped: [`run ${decision.runId} was already decided`] };
       const record = await context.store.runs.get(decision.runId);
-      if (record) await context.store.runs.put(rejectedRecord(record, trigger.actor));
-      return { queued: [], duplicates: [], resolved: [], skipped: [`run ${decision.runId} rejected`] };
+      if (record) await context.store.runs.put(rejectedRecord(record, trigger.actor, context.now()));
+      return { ...NOTHING, skipped: [`run ${decision.runId} rejected`] };
     }
-    return { ...(await admit([decision.job], context)), resolved: [], skipped: [] };
+    const admission = await admit([decision.job], context);
+    if (admission.queued.length > 0) await recordApproval(decision.job, context);
+    return { ...NOTHING, ...admission };
   }
   const routed = routeTrigger(trigger, context);
   const admission = await admit(routed.jobs, context);
   await recordResolved(routed.resolved, context);
   return { ...admission, resolved: routed.resolved, skipped: routed.skipped };
+}
+
+/** The audit record says who approved the plan, when, and what. */
+async function recordApproval(job: Job, context: DispatchContext): Promise<void> {
+  if (!job.resume) return;
+  const record = await context.store.runs.get(job.resume.runId);
+  if (!record) return;
+  const decision = decisionOf('approved', job.trigger.actor, context.now(), job.resume.approved);
+  await context.store.runs.put({ ...record, decision });
 }

@@ -36,7 +36,22 @@ export interface BrakeStore {
   reset(cluster: string): Promise<void>;
 }
 
-export type RunStatus = 'queued' | 'running' | 'done' | 'failed' | 'resolved' | 'duplicate';
+/**
+ * `interrupted`: a worker stopped during the run (a crash, a timeout); writes may have happened, so
+ * the job is reported, never silently run again.
+ */
+export type RunStatus = 'queued' | 'running' | 'done' | 'failed' | 'resolved' | 'duplicate' | 'interrupted';
+
+/** A person's answer to a plan waiting for approval. */
+export interface ApprovalDecisionRecord {
+  outcome: 'approved' | 'rejected';
+  /** Slack user id, and name when Slack gave one. */
+  by: string;
+  byName?: string;
+  at: string;
+  /** The `<action>:<target>` keys approved. */
+  approved?: string[];
+}
 
 /** The audit record of a run: who or what asked, what was planned and done, the verdict, the timings. */
 export interface RunRecord {
@@ -49,12 +64,17 @@ export interface RunRecord {
   actor: string;
   /** Alert names (or the command) that started it. */
   reason: string;
+  /** The runbook parameters the run was asked with; an approved resume runs with the same. */
+  params: Record<string, unknown>;
   status: RunStatus;
   verdict?: Verdict;
   /** Planned writes as `<action>:<target>` keys (what an approval names), and `<action> <target>: <outcome>` done. */
   plan: string[];
   actions: string[];
   error?: string;
+  decision?: ApprovalDecisionRecord;
+  /** True once the report reached chat; a delivery that finds a finished run not posted only posts. */
+  posted?: boolean;
   queuedAt: string;
   startedAt?: string;
   finishedAt?: string;

@@ -1,4 +1,5 @@
-import type { ChatSink } from '../chat/types.ts';
+import { randomUUID } from 'node:crypto';
+import type { ChatSink, ChatTarget } from '../chat/types.ts';
 import type { ClusterAccess } from '../cluster/types.ts';
 import type { ClusterConfig, ResponderConfig } from '../config/schema.ts';
 import { actionKey } from '../engine/actuator.ts';
@@ -19,8 +20,16 @@ export interface WorkerContext {
   defaultChannel: string;
   now: () => Date;
   log: Logger;
-  /** Who holds leases taken by this worker (a Lambda request id, a process id). */
-  owner: string;
+  /** Run deadline in milliseconds (the engine's default when absent). */
+  deadlineMs?: number;
+  /** Progress during long fan-outs, for a person watching (the CLI's progress line). */
+  onProgress?: (job: Job, step: string, done: number, total: number, label: string) => void;
+}
+
+/** What one delivery of a job came to: the audit record, and the full report when this delivery ran it. */
+export interface JobResult {
+  record: RunRecord;
+  report?: Report;
 }
 
 /** The brake, counted in the shared store so every source and every worker draws from one budget. */
@@ -43,13 +52,26 @@ function summarize(report: Report): Pick<RunRecord, 'verdict' | 'plan' | 'action
   };
 }
 
+const FINISHED: ReadonlySet<RunRecord['status']> = new Set(['done', 'duplicate', 'resolved', 'interrupted']);
+
+/** This job's own record (not an earlier job's run that this one resumes), as a previous delivery left it. */
+function ownRecord(record: RunRecord | undefined, job: Job): RunRecord | undefined {
+  return record?.jobId === job.id ? record : undefined;
+}
+
 /**
- * Runs one job: takes the (cluster, runbook) lease so two runs never overlap, connects, runs the
- * runbook with the shared brake, records the audit entry, posts the report to the problem's
- * thread, and gives the lease back. Errors before a report exists propagate, so the queue retries
- * the job and, in the end, dead-letters it with its reason.
+ * Runs one delivery of a job, idempotently by the job's id:
+ * - its run finished before (a redelivery): nothing runs and the record stays as it was; a report
+ *   that never reached chat is posted now;
+ * - its run was interrupted (the record says running and nobody holds the lease): reported as
+ *   interrupted, never run again, since writes may have happened;
+ * - otherwise it takes the (cluster, runbook) lease (owned by this delivery alone, so two runs
+ *   never overlap), runs the runbook with the shared brake, records the audit entry and posts the
+ *   report to the problem's thread.
+ * Errors propagate, so the queue retries the job and, in the end, dead-letters it with its reason:
+ * a connect failure, a store failure, or a chat post that failed after its own retries.
  */
-export async function runJob(job: Job, context: WorkerContext): Promise<RunRecord> {
+export async function runJob(job: Job, context: WorkerContext): Promise<JobResult> {
   const { store, config } = context;
   const runbook = context.runbooks.find((r) => r.id === job.runbook);
   const cluster = config.clusters.find((c) => c.name === job.cluster);
@@ -57,75 +79,130 @@ export async function runJob(job: Job, context: WorkerContext): Promise<RunRecor
     throw new Error(
       `job ${job.id}: unknown ${runbook ? 'cluster' : 'runbook'} in ${job.cluster}/${job.runbook}`,
     );
-  // A redelivery starts from the record a failed attempt left; its error is not this attempt's.
-  const { error: _failedBefore, ...base } =
-    (await store.runs.get(job.resume?.runId ?? job.id)) ?? queuedRecord(job, context.now());
+  const target: ChatTarget = {
+    channel: cluster.channel ?? context.defaultChannel,
+    threadKey: `${job.cluster}/${job.runbook}`,
+  };
+  const runId = job.resume?.runId ?? job.id;
+  const previous = await store.runs.get(runId);
+  const own = ownRecord(previous, job);
+  if (own && FINISHED.has(own.status)) return { record: await postOnce(own, target, context) };
+
   const leaseKey = `${job.cluster}|${job.runbook}`;
-  if (
-    !(await store.leases.acquire(leaseKey, context.owner, config.limits.leaseMinutes * 60, context.now()))
-  ) {
+  const owner = `${job.id}/${randomUUID()}`;
+  if (!(await store.leases.acquire(leaseKey, owner, config.limits.leaseMinutes * 60, context.now()))) {
+    // Another delivery of this very job is running it: that one records and reports.
+    if (own?.status === 'running') return { record: own };
     // An approved plan must not be lost to a run that happens to overlap: let the queue bring it back.
     if (job.resume)
       throw new Error(`${job.runbook} on ${job.cluster} is busy; the approved run will be retried`);
     const skipped: RunRecord = {
-      ...base,
+      ...(previous ?? queuedRecord(job, context.now())),
       status: 'duplicate',
       error: `another ${job.runbook} run on ${job.cluster} is in progress`,
       finishedAt: context.now().toISOString(),
     };
     await store.runs.put(skipped);
-    return skipped;
+    return { record: skipped };
   }
   try {
+    if (own?.status === 'running') return { record: await interrupted(own, target, context) };
+    // A redelivery after a failure starts from the record it left; that error is not this attempt's.
+    const { error: _failedBefore, ...base } = previous ?? queuedRecord(job, context.now());
     const startedAt = context.now().toISOString();
-    await store.runs.put({ ...base, status: 'running', startedAt });
-    let report: Report;
-    try {
-      // Named as the config names the cluster (EKS and kubeconfig connections carry the EKS cluster
-      // or context name): the brake, reports and fingerprints must agree with `brake reset <cluster>`.
-      const access = { ...(await context.connect(cluster)), name: cluster.name };
-      report = await runRunbook({
-        runbook,
-        access,
-        mode: job.mode,
-        params: job.params,
-        limits: config.limits,
-        brake: storeBrake(context),
-        runId: base.runId,
-        log: context.log,
-        now: context.now,
-        ...(job.resume ? { approved: job.resume.approved } : {}),
-      });
-    } catch (error) {
-      // The audit record must not say `running` for a job that died: it says why, and the queue retries.
-      await store.runs.put({
-        ...base,
-        status: 'failed',
-        startedAt,
-        error: error instanceof Error ? error.message : String(error),
-        finishedAt: context.now().toISOString(),
-      });
-      throw error;
-    }
+    // The resume job owns the record from here: its redeliveries find it finished.
+    await store.runs.put({ ...base, jobId: job.id, status: 'running', startedAt });
+    const report = await runReport(job, runbook, cluster, runId, context, { ...base, startedAt });
     const record: RunRecord = {
       ...base,
       ...summarize(report),
+      jobId: job.id,
       status: 'done',
       startedAt,
       finishedAt: context.now().toISOString(),
     };
     await store.runs.put(record);
-    try {
-      await context.chat.postReport(report, {
-        channel: cluster.channel ?? context.defaultChannel,
-        threadKey: `${job.cluster}/${job.runbook}`,
-      });
-    } catch (error) {
-      // The run is done and recorded; retrying the job for a chat failure would run it (and act) twice.
-      context.log.error('could not post the report to chat', { runId: record.runId, error: String(error) });
-    }
-    return record;
+    return { record: await postOnce(record, target, context, report), report };
   } finally {
-    await store.leases.release(leaseKey, context.owner);
+    await store.leases.release(leaseKey, owner);
   }
+}
+
+async function runReport(
+  job: Job,
+  runbook: Runbook<never>,
+  cluster: ClusterConfig,
+  runId: string,
+  context: WorkerContext,
+  base: RunRecord,
+): Promise<Report> {
+  try {
+    // Named as the config names the cluster (EKS and kubeconfig connections carry the EKS cluster
+    // or context name): the brake, reports and fingerprints must agree with `brake reset <cluster>`.
+    const access = { ...(await context.connect(cluster)), name: cluster.name };
+    return await runRunbook({
+      runbook,
+      access,
+      mode: job.mode,
+      params: job.params,
+      limits: context.config.limits,
+      brake: storeBrake(context),
+      runId,
+      log: context.log,
+      now: context.now,
+      ...(context.deadlineMs ? { deadlineMs: context.deadlineMs } : {}),
+      ...(context.onProgress
+        ? {
+            onProgress: (step: string, done: number, total: number, label: string) =>
+              context.onProgress?.(job, step, done, total, label),
+          }
+        : {}),
+      ...(job.resume ? { approved: job.resume.approved } : {}),
+    });
+  } catch (error) {
+    // The audit record must not say `running` for a job that died before acting: it says why, and
+    // the queue retries.
+    await context.store.runs.put({
+      ...base,
+      jobId: job.id,
+      status: 'failed',
+      error: error instanceof Error ? error.message : String(error),
+      finishedAt: context.now().toISOString(),
+    });
+    throw error;
+  }
+}
+
+/** Posts the run's report unless an earlier delivery did; a failed post throws, so the queue retries it. */
+async function postOnce(
+  record: RunRecord,
+  target: ChatTarget,
+  context: WorkerContext,
+  report = record.report,
+): Promise<RunRecord> {
+  if (record.posted || !report) return record;
+  await context.chat.postReport(report, target);
+  const posted = { ...record, posted: true };
+  await context.store.runs.put(posted);
+  return posted;
+}
+
+async function interrupted(
+  record: RunRecord,
+  target: ChatTarget,
+  context: WorkerContext,
+): Promise<RunRecord> {
+  const stopped: RunRecord = {
+    ...record,
+    status: 'interrupted',
+    error: `the worker stopped during this run (started ${record.startedAt}); it is not run again, since it may have acted: check the cluster, then run it again by hand`,
+    finishedAt: context.now().toISOString(),
+    posted: true,
+  };
+  await context.store.runs.put(stopped);
+  await context.chat.postText(
+    target,
+    `Interrupted: ${record.runbook} on ${record.cluster} (run ${record.runId}). ${stopped.error}`,
+  );
+  return stopped;
 }

@@ -1,0 +1,72 @@
+import { RUNBOOKS } from '../runbooks/index.ts';
+import { type InProcessResult, runInProcess } from '../src/app/in-process.ts';
+import type { ResponderConfig } from '../src/config/schema.ts';
+import type { Report } from '../src/engine/types.ts';
+import { exitCodeOf } from '../src/engine/verdict.ts';
+import type { StateStore } from '../src/store/types.ts';
+import type { Trigger } from '../src/triggers/types.ts';
+import { type ClusterConnector, clusterConnector } from './cluster-connector.ts';
+import { progressLine } from './format/progress.ts';
+import { formatReport, formatSummary } from './format/report.ts';
+import { localPorts } from './local-app.ts';
+
+export interface LocalRunOutput {
+  reports: Report[];
+  exitCode: number;
+}
+
+/** What a job that ran no report came to, in one line a person can act on. */
+function noReport(result: InProcessResult): string {
+  if (result.error) return `${result.job.runbook} on ${result.job.cluster}: failed: ${result.error.message}`;
+  const { record } = result;
+  return `${record.runbook} on ${record.cluster}: ${record.status}${record.error ? `: ${record.error}` : ''}`;
+}
+
+/**
+ * A trigger from the terminal, through the same admission and worker as every other source,
+ * with the reports printed as they come. Exit code: 0 healthy or remediated, 1 problems remain,
+ * 2 a run failed or did not run.
+ */
+export async function runLocally(
+  trigger: Trigger,
+  config: ResponderConfig,
+  store: StateStore,
+  options: { json?: boolean; clusters?: ClusterConnector; summary?: boolean } = {},
+): Promise<LocalRunOutput> {
+  // A connector the caller passes outlives this run (the demo's one simulated cluster).
+  const clusters = options.clusters ?? clusterConnector();
+  const progress = progressLine(process.stderr);
+  let run: Awaited<ReturnType<typeof runInProcess>>;
+  try {
+    run = await runInProcess(trigger, localPorts(config, store), {
+      runbooks: RUNBOOKS,
+      connect: (cluster) => clusters.connect(cluster),
+      onProgress: (job, step, done, total, label) =>
+        progress.update(`${job.runbook}/${step}`, done, total, label),
+    });
+  } finally {
+    progress.done();
+    if (!options.clusters) await clusters.close();
+  }
+  const { dispatched, results } = run;
+  const why = [...dispatched.refused, ...dispatched.skipped];
+  if (results.length === 0) throw new Error(why.join('; ') || 'nothing to run');
+  const reports: Report[] = [];
+  let exitCode = 0;
+  for (const result of results) {
+    const report = result.error ? undefined : (result.report ?? result.record.report);
+    if (!report) {
+      process.stderr.write(`${noReport(result)}\n`);
+      exitCode = 2;
+      continue;
+    }
+    reports.push(report);
+    exitCode = Math.max(exitCode, exitCodeOf(report.verdict));
+    if (!options.json) process.stdout.write(`${formatReport(report)}\n`);
+  }
+  if (options.json)
+    process.stdout.write(`${JSON.stringify(reports.length === 1 ? reports[0] : reports, null, 2)}\n`);
+  else if (reports.length > 1 && options.summary !== false)
+    process.stdout.write(`${formatSummary(reports)}\n`);
+  return { reports, exitCode };
+}

@@ -1,0 +1,77 @@
+import { mkdirSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { CreateTableCommand, DescribeTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import dynalite from 'dynalite';
+import { dynamoStore, type StateStore, tableDefinition } from '../src/store/index.ts';
+
+/** The table the local state keeps, in the same layout as the deployed one. */
+const TABLE = 'cilium-responder-local';
+
+/**
+ * Where local runs keep their state: `$RESPONDER_STATE_DIR`, else the XDG state directory
+ * (`~/.local/state/cilium-responder`).
+ */
+export function stateDir(env: NodeJS.ProcessEnv = process.env): string {
+  if (env.RESPONDER_STATE_DIR) return env.RESPONDER_STATE_DIR;
+  return join(env.XDG_STATE_HOME ?? join(homedir(), '.local', 'state'), 'cilium-responder');
+}
+
+export interface LocalState {
+  store: StateStore;
+  /** Where it lives, for messages. */
+  dir: string;
+  close(): Promise<void>;
+}
+
+/**
+ * The state that outlives one CLI invocation (audit records, the brake, leases, dedupe): the
+ * DynamoDB adapter, the same code as in AWS, against dynalite, an embedded DynamoDB-compatible
+ * server on a loopback port, persisting to LevelDB under the state directory.
+ */
+export async function openLocalState(dir = stateDir()): Promise<LocalState> {
+  mkdirSync(dir, { recursive: true });
+  const server = dynalite({ path: join(dir, 'dynamodb'), createTableMs: 0 });
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(0, '127.0.0.1', () => resolve());
+    });
+  } catch (error) {
+    throw new Error(`cannot open the local state in ${dir}: ${(error as Error).message}`, { cause: error });
+  }
+  const { port } = server.address() as AddressInfo;
+  const client = new DynamoDBClient({
+    endpoint: `http://127.0.0.1:${port}`,
+    region: 'local',
+    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+  });
+  const close = async () => {
+    client.destroy();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  };
+  try {
+    await ensureTable(client);
+  } catch (error) {
+    await close();
+    // LevelDB holds a lock while a process has it open.
+    const busy = /lock/i.test(String((error as Error).message));
+    throw new Error(
+      busy
+        ? `the local state in ${dir} is in use by another responder command; wait for it to finish`
+        : `cannot open the local state in ${dir}: ${(error as Error).message}`,
+      { cause: error },
+    );
+  }
+  return { store: dynamoStore({ client, table: TABLE }), dir, close };
+}
+
+async function ensureTable(client: DynamoDBClient): Promise<void> {
+  try {
+    await client.send(new DescribeTableCommand({ TableName: TABLE }));
+  } catch (error) {
+    if ((error as Error).name !== 'ResourceNotFoundException') throw error;
+    await client.send(new CreateTableCommand(tableDefinition(TABLE)));
+  }
+}
