@@ -2,6 +2,7 @@ import { type Context, Hono, type MiddlewareHandler } from 'hono';
 import { basicAuth } from 'hono/basic-auth';
 import { bearerAuth } from 'hono/bearer-auth';
 import { bodyLimit } from 'hono/body-limit';
+import { HTTPException } from 'hono/http-exception';
 import { timingSafeEqual } from 'hono/utils/buffer';
 import { z } from 'zod';
 import type { App } from '../src/app/app.ts';
@@ -126,6 +127,8 @@ export function createHttpApp(deps: HttpAppDeps): Hono<Env> {
   app.onError((error, c) => {
     if (error instanceof TriggerError) return c.json({ error: error.message, field: error.field }, 400);
     if (error instanceof UnknownClusterError) return c.json({ error: error.message, field: 'cluster' }, 400);
+    // The auth middleware's 401s.
+    if (error instanceof HTTPException) return error.getResponse();
     throw error;
   });
   app.use(

@@ -3,8 +3,11 @@ import { readFileSync } from 'node:fs';
 import { Writable } from 'node:stream';
 import { createHttpApp } from '../../functions/http-app.ts';
 import { RUNBOOKS } from '../../runbooks/index.ts';
+import { type App, createApp } from '../../src/app/app.ts';
+import { consoleSink } from '../../src/chat/console.ts';
 import { parseConfig } from '../../src/config/load.ts';
 import type { ResponderConfig } from '../../src/config/schema.ts';
+import { SILENT } from '../../src/engine/run.ts';
 import type { Job } from '../../src/queue/job.ts';
 import type { JobQueue } from '../../src/queue/types.ts';
 import type { DispatchContext } from '../../src/routing/dispatch.ts';
@@ -114,6 +117,22 @@ export function testClock(start: Date) {
   };
 }
 
+/** The composition root over test ports, from what a test has at hand (a dispatch context). */
+export function appOf(dispatch: DispatchContext): App {
+  return createApp({
+    config: dispatch.config,
+    runbookIds: dispatch.runbooks,
+    store: dispatch.store,
+    queue: dispatch.queue,
+    chat: dispatch.chat ?? consoleSink(collector().stream),
+    ...(dispatch.directory ? { directory: dispatch.directory } : {}),
+    defaultChannel: dispatch.defaultChannel ?? '#cilium-responder',
+    now: dispatch.now,
+    newId: dispatch.newId,
+    log: SILENT,
+  });
+}
+
 export interface AppUnderTest {
   app: ReturnType<typeof createHttpApp>;
   dispatch: DispatchContext;
@@ -139,7 +158,7 @@ export function appUnderTest(
     newId: () => `job-${++ids}`,
   };
   const app = createHttpApp({
-    dispatch,
+    app: appOf(dispatch),
     secrets: { slackSigningSecret: SLACK_SECRET, alertmanagerToken: ALERTMANAGER_TOKEN },
     ...(options.maxBodyBytes ? { maxBodyBytes: options.maxBodyBytes } : {}),
   });

@@ -19,6 +19,7 @@ import {
   ALERTMANAGER_TOKEN,
   APPROVER,
   type AppUnderTest,
+  appOf,
   appUnderTest,
   BYSTANDER,
   CLUSTER,
@@ -163,15 +164,16 @@ describe('POST /alerts/alertmanager', () => {
   });
 
   it.each([
-    ['no Authorization header', undefined],
-    ['a wrong bearer token', 'Bearer am-token-4f2a9d'],
-    ['the token under another scheme', `Token ${ALERTMANAGER_TOKEN}`],
-    ['basic auth with a wrong password', `Basic ${Buffer.from('alertmanager:nope').toString('base64')}`],
-    ['a bearer token that only starts right', `Bearer ${ALERTMANAGER_TOKEN}x`],
-  ])('%s → 401 and no job', async (_, authorization) => {
+    ['no Authorization header', undefined, 401],
+    ['a wrong bearer token', 'Bearer am-token-4f2a9d', 401],
+    // RFC 6750: a malformed Authorization header is an invalid request.
+    ['the token under another scheme', `Token ${ALERTMANAGER_TOKEN}`, 400],
+    ['basic auth with a wrong password', `Basic ${Buffer.from('alertmanager:nope').toString('base64')}`, 401],
+    ['a bearer token that only starts right', `Bearer ${ALERTMANAGER_TOKEN}x`, 401],
+  ])('%s → refused and no job', async (_, authorization, status) => {
     const t = appUnderTest();
     const answer = await postAlert(t, webhookFixture(), { authorization });
-    expect(answer.status).toBe(401);
+    expect(answer.status).toBe(status);
     expect(answer.json.error).toMatch(/bearer token/);
     await expectNoJob(t);
   });
@@ -278,7 +280,7 @@ describe("Slack signature check, with Slack's documented example", () => {
   async function postExample(t: AppUnderTest, body = example.body, headers: Headers = {}) {
     // The app is configured with the example's signing secret, as Slack's app would be.
     const app = createHttpApp({
-      dispatch: t.dispatch,
+      app: appOf(t.dispatch),
       secrets: { slackSigningSecret: example.signingSecret, alertmanagerToken: ALERTMANAGER_TOKEN },
     });
     const response = await app.request('/slack/commands', {
@@ -393,10 +395,23 @@ describe('POST /slack/commands', () => {
       commandBody({
         text: `run unmanaged-pods on ${CLUSTER} mode=auto`,
         trigger_id: '13345224609.738474920.2',
+        user_id: APPROVER,
       }),
     );
     expect(answer.json.text).toMatch(/^Queued unmanaged-pods on prod-eu \(auto\)/);
     expect(t.queue.sent.map((j) => j.mode)).toEqual(['dry-run', 'auto']);
+  });
+
+  it('a non-approver asking for mode=auto gets an ephemeral refusal and no job', async () => {
+    const t = appUnderTest();
+    const text = `run unmanaged-pods on ${CLUSTER} mode=auto`;
+    const answer = await command(t, commandBody({ text, user_id: BYSTANDER }));
+    expect(answer.status).toBe(200);
+    expect(answer.json).toEqual({
+      response_type: 'ephemeral',
+      text: `Not run: <@${BYSTANDER}> is not an approver of unmanaged-pods: only approvers may start runs that change the cluster; ask one, or run it as a dry run`,
+    });
+    await expectNoJob(t);
   });
 
   it.each([
@@ -553,7 +568,6 @@ function workerQueue(options: {
           defaultChannel: '#cilium-responder',
           now: () => new Date(),
           log: SILENT,
-          owner: 'test-worker',
         });
       } finally {
         options.events?.push(`end ${job.id}`);
@@ -588,14 +602,14 @@ describe('Slack acknowledgement while the cluster is stalled', () => {
       access: () => connect({ kind: 'sim', kubeconfig: sim.kubeconfig(), ciliumNamespace: 'kube-system' }),
     });
     const app = createHttpApp({
-      dispatch: {
+      app: appOf({
         config,
         store,
         queue,
         runbooks: RUNBOOK_IDS,
         now: () => new Date(),
         newId: () => 'job-stalled',
-      },
+      }),
       secrets: { slackSigningSecret: SLACK_SECRET },
     });
     const server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' });
@@ -612,7 +626,7 @@ describe('Slack acknowledgement while the cluster is stalled', () => {
       .catch(() => undefined)
       .then(() => performance.now() - probeStarted);
 
-    const body = commandBody({ text: `run unmanaged-pods on ${CLUSTER} mode=auto` });
+    const body = commandBody({ text: `run unmanaged-pods on ${CLUSTER} mode=auto`, user_id: APPROVER });
     const sentAt = performance.now();
     const response = await fetch(`${url}/slack/commands`, {
       method: 'POST',
@@ -673,14 +687,14 @@ describe('the brake across sources', () => {
     const t: Client = {
       clock,
       app: createHttpApp({
-        dispatch: {
+        app: appOf({
           config,
           store,
           queue,
           runbooks: RUNBOOK_IDS,
           now: () => new Date(),
           newId: () => `run-${++ids}`,
-        },
+        }),
         secrets: { slackSigningSecret: SLACK_SECRET, alertmanagerToken: ALERTMANAGER_TOKEN },
       }),
     };
@@ -712,7 +726,11 @@ describe('the brake across sources', () => {
     // 2. Slack: the same runbook, auto, in the same window.
     const asked = await command(
       t,
-      commandBody({ text: `run unmanaged-pods on ${CLUSTER} mode=auto`, trigger_id: '1.2.a' }),
+      commandBody({
+        text: `run unmanaged-pods on ${CLUSTER} mode=auto`,
+        trigger_id: '1.2.a',
+        user_id: APPROVER,
+      }),
     );
     expect(asked.json.text).toMatch(/^Queued/);
     await queue.idle();
@@ -754,7 +772,11 @@ describe('the brake across sources', () => {
 
     await command(
       t,
-      commandBody({ text: `run unmanaged-pods on ${CLUSTER} mode=auto`, trigger_id: '1.2.e' }),
+      commandBody({
+        text: `run unmanaged-pods on ${CLUSTER} mode=auto`,
+        trigger_id: '1.2.e',
+        user_id: APPROVER,
+      }),
     );
     await queue.idle();
     const third = await store.runs.get('run-3');

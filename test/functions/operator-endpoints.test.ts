@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createHttpApp } from '../../functions/http-app.ts';
 import { parseConfig } from '../../src/config/load.ts';
 import { memoryStore } from '../../src/store/index.ts';
+import { appOf } from './harness.ts';
 
 const CONFIG = parseConfig(`
 clusters:
@@ -15,8 +16,8 @@ function app() {
   const queue = { send: async () => {} };
   const now = () => new Date('2026-11-21T10:00:00Z');
   const http = createHttpApp({
-    dispatch: { config: CONFIG, store, queue, runbooks: ['unmanaged-pods'], now, newId: () => 'job-1' },
-    secrets: { alertmanagerToken: TOKEN },
+    app: appOf({ config: CONFIG, store, queue, runbooks: ['unmanaged-pods'], now, newId: () => 'job-1' }),
+    secrets: { operatorToken: TOKEN },
   });
   return { http, store };
 }
@@ -35,6 +36,7 @@ describe('operator endpoints', () => {
       source: 'alertmanager',
       actor: 'alertmanager',
       reason: 'CiliumUnmanagedPods',
+      params: {},
       status: 'done',
       verdict: 'remediated',
       plan: [],

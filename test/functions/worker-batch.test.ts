@@ -149,7 +149,6 @@ function workerQueue(connect: Parameters<typeof runJob>[1]['connect']) {
         defaultChannel: '#cilium-responder',
         now: () => new Date(),
         log: SILENT,
-        owner: 'test-worker',
       }),
   });
   const submit = async (runId: string) => {

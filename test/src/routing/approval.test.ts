@@ -34,7 +34,7 @@ describe('mayApprove', () => {
 });
 
 describe('decideApproval', () => {
-  it('resumes the run with only the approved keys that are in its plan', async () => {
+  it('resumes the run with its original params and only the approved keys that are in its plan', async () => {
     const { context } = await setup();
     const trigger = approvalTrigger('U012AB3CD', {
       runId: 'run-1',
@@ -48,7 +48,8 @@ describe('decideApproval', () => {
         runbook: 'unmanaged-pods',
         cluster: 'prod-eu',
         mode: 'approve',
-        params: {},
+        // The record's params: the approved plan is re-checked under the same settings.
+        params: { gracePeriodSeconds: 120 },
         trigger,
         dedupeKey: 'approval|run-1',
         resume: { runId: 'run-1', approved: ['evict:shop/api-7', 'evict:shop/web-1'] },

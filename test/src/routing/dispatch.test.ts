@@ -73,7 +73,8 @@ describe('dispatchTrigger', () => {
       queued: [],
       duplicates: [],
       resolved: [],
-      skipped: ['<@U0INTRUDER> may not approve unmanaged-pods runs'],
+      skipped: [],
+      refused: ['<@U0INTRUDER> may not approve unmanaged-pods runs'],
     });
     expect(queue.sent).toEqual([]);
   });
@@ -85,6 +86,7 @@ describe('dispatchTrigger', () => {
     expect(await store.runs.get('run-1')).toMatchObject({
       status: 'done',
       error: 'plan rejected by u012ab3cd',
+      decision: { outcome: 'rejected', by: 'U012AB3CD', at: expect.any(String) },
     });
   });
 
@@ -96,7 +98,7 @@ describe('dispatchTrigger', () => {
     const later = await dispatchTrigger(approve('U012AB3CD', 'slack-action:next-day'), context);
     expect(soon.queued).toEqual([]);
     expect(later.queued).toEqual([]);
-    expect(later.skipped).toEqual(['run run-1 is not waiting for approval (plan rejected by u012ab3cd)']);
+    expect(later.refused).toEqual(['run run-1 is not waiting for approval (plan rejected by u012ab3cd)']);
     expect(queue.sent).toEqual([]);
   });
 
@@ -105,7 +107,17 @@ describe('dispatchTrigger', () => {
     expect((await dispatchTrigger(approve(), context)).queued).toHaveLength(1);
     const late = await dispatchTrigger(reject('U012AB3CD'), context);
     expect(late.skipped).toEqual(['run run-1 was already decided']);
-    expect(await store.runs.get('run-1')).toEqual(WAITING);
+    // The audit record names the approver, when, and what they approved; nothing else changed.
+    expect(await store.runs.get('run-1')).toEqual({
+      ...WAITING,
+      decision: {
+        outcome: 'approved',
+        by: 'U012AB3CD',
+        byName: 'u012ab3cd',
+        at: '2024-05-01T12:00:00.000Z',
+        approved: PLAN,
+      },
+    });
     expect(queue.sent).toHaveLength(1);
   });
 });

@@ -183,6 +183,7 @@ export function waitingRun(overrides: Partial<RunRecord> = {}): RunRecord {
     source: 'alertmanager',
     actor: 'alertmanager',
     reason: 'CiliumUnmanagedPods',
+    params: { gracePeriodSeconds: 120 },
     status: 'done',
     verdict: 'needs-approval',
     plan: ['evict:shop/web-1', 'evict:shop/web-2', 'evict:shop/api-7'],

@@ -21,6 +21,7 @@ export function run(
     source: 'alertmanager',
     actor: 'alertmanager',
     reason: 'CiliumUnmanagedPods',
+    params: {},
     status: 'queued',
     plan: [],
     actions: [],
