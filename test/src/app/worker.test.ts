@@ -1,0 +1,180 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { handleRecord } from '../../../functions/worker-batch.ts';
+import { RUNBOOKS } from '../../../runbooks/index.ts';
+import { type App, createApp } from '../../../src/app/app.ts';
+import type { AppPorts } from '../../../src/app/ports.ts';
+import { createWorker, type Worker } from '../../../src/app/worker.ts';
+import { consoleSink } from '../../../src/chat/console.ts';
+import type { ChatSink } from '../../../src/chat/types.ts';
+import { RESOURCES } from '../../../src/cluster/types.ts';
+import { SILENT } from '../../../src/engine/run.ts';
+import type { Job } from '../../../src/queue/job.ts';
+import { memoryQueue } from '../../../src/queue/memory.ts';
+import { slackSink } from '../../../src/slack/sink.ts';
+import { memoryStore } from '../../../src/store/index.ts';
+import type { StateStore } from '../../../src/store/types.ts';
+import { parseAlertmanager } from '../../../src/triggers/index.ts';
+import {
+  CLUSTER,
+  collector,
+  fixtureJson,
+  RUNBOOK_IDS,
+  recordingQueue,
+  testConfig,
+} from '../../functions/harness.ts';
+import { type SimUnderTest, startScenario } from '../../helpers/sim-access.ts';
+import { startFakeSlack } from '../slack/fake-slack.ts';
+
+/** An Alertmanager notification that the test config routes to unmanaged-pods in auto mode. */
+function unmanagedAlert(): unknown {
+  const webhook = fixtureJson<{ alerts: { labels: Record<string, string> }[] }>(
+    'triggers/alertmanager-v4.json',
+  );
+  for (const alert of webhook.alerts) {
+    alert.labels.alertname = 'CiliumUnmanagedPods';
+    alert.labels.cluster = CLUSTER;
+  }
+  return { ...webhook, commonLabels: { alertname: 'CiliumUnmanagedPods', cluster: CLUSTER } };
+}
+
+/** An SQS record as Lambda hands it over, delivered for the `receiveCount`th time. */
+function sqsRecord(job: Job, receiveCount: number) {
+  return {
+    messageId: `m-${job.id}`,
+    receiptHandle: `r-${receiveCount}`,
+    body: JSON.stringify(job),
+    attributes: {
+      ApproximateReceiveCount: String(receiveCount),
+      SentTimestamp: '0',
+      SenderId: 'AIDAEXAMPLE',
+      ApproximateFirstReceiveTimestamp: '0',
+    },
+    messageAttributes: {},
+    md5OfBody: '',
+    eventSource: 'aws:sqs',
+    eventSourceARN: 'arn:aws:sqs:eu-west-1:111122223333:jobs',
+    awsRegion: 'eu-west-1',
+  };
+}
+
+interface Rig {
+  app: App;
+  worker: Worker;
+  store: StateStore;
+  jobs: Job[];
+}
+
+function rig(scenario: SimUnderTest, chat: ChatSink = consoleSink(collector().stream)): Rig {
+  const store = memoryStore();
+  const queue = recordingQueue();
+  let ids = 0;
+  const ports: AppPorts = {
+    config: testConfig(),
+    runbookIds: RUNBOOK_IDS,
+    store,
+    queue,
+    chat,
+    defaultChannel: '#cilium-responder',
+    now: () => new Date(),
+    newId: () => `job-${++ids}`,
+    log: SILENT,
+  };
+  const worker = createWorker(ports, { runbooks: RUNBOOKS, connect: async () => scenario.access });
+  return { app: createApp(ports), worker, store, jobs: queue.sent };
+}
+
+const evictions = (actions: readonly string[]) => actions.filter((a) => /^evict-pod .*: done/.test(a));
+
+describe('a job delivered more than once', () => {
+  let scenario: SimUnderTest;
+  beforeEach(async () => {
+    scenario = await startScenario(['unmanaged-pods']);
+  });
+  afterEach(() => scenario.sim.close());
+
+  it('SQS delivering the same job twice evicts once, and the record keeps the first delivery’s evictions', async () => {
+    const { app, worker, store, jobs } = rig(scenario);
+    await app.dispatch(parseAlertmanager(unmanagedAlert(), { receivedAt: new Date() }));
+    const [job] = jobs as [Job];
+    expect(job.mode).toBe('auto');
+    const deps = { run: (j: Job) => worker.run(j), deadLetter: async () => {}, maxAttempts: 3 };
+
+    await handleRecord(sqsRecord(job, 1), deps);
+    const first = await store.runs.get(job.id);
+    const evicted = evictions(first?.actions ?? []);
+    expect(evicted.length).toBeGreaterThan(0);
+
+    await handleRecord(sqsRecord(job, 2), deps);
+    const after = await store.runs.get(job.id);
+    expect(after).toEqual(first);
+    expect(evictions(after?.actions ?? [])).toEqual(evicted);
+    const planted = scenario.plan.unmanagedPods?.evictable ?? [];
+    const uids = new Set(
+      (
+        await scenario.access.kube.list(RESOURCES.pods, {
+          project: 'metadata',
+        })
+      ).map((p) => p.metadata.uid),
+    );
+    // Each planted pod was evicted at most once: their replacements (new uids) were left alone.
+    expect(planted.filter((pod) => !uids.has(pod.uid))).toHaveLength(evicted.length);
+  });
+
+  it('a delivery that finds its run still marked running (the worker died) reports it interrupted and runs nothing', async () => {
+    const { app, worker, store, jobs } = rig(scenario);
+    await app.dispatch(parseAlertmanager(unmanagedAlert(), { receivedAt: new Date() }));
+    const [job] = jobs as [Job];
+    const queued = await store.runs.get(job.id);
+    await store.runs.put({ ...queued!, status: 'running', startedAt: new Date().toISOString() });
+
+    const { record } = await worker.run(job);
+
+    expect(record.status).toBe('interrupted');
+    expect(record.error).toMatch(/not run again, since it may have acted/);
+    expect(evictions(record.actions)).toEqual([]);
+    expect(scenario.plan.unmanagedPods?.evictable.length).toBeGreaterThan(0);
+    const pods = await scenario.access.kube.list(RESOURCES.pods, { project: 'metadata' });
+    const uids = new Set(pods.map((p) => p.metadata.uid));
+    expect(scenario.plan.unmanagedPods?.evictable.every((pod) => uids.has(pod.uid))).toBe(true);
+  });
+});
+
+describe('a chat post that fails after its retries', () => {
+  let scenario: SimUnderTest;
+  let slack: Awaited<ReturnType<typeof startFakeSlack>>;
+  beforeEach(async () => {
+    scenario = await startScenario(['unmanaged-pods']);
+    slack = await startFakeSlack();
+  });
+  afterEach(async () => {
+    await scenario.sim.close();
+    await slack.close();
+  });
+
+  it('goes back through the queue and is posted once Slack recovers; the run acts once', async () => {
+    const failure = { status: 500, body: { ok: false, error: 'internal_error' } };
+    // Slack fails the first delivery's post and its one retry, then recovers.
+    slack.script('chat.postMessage', failure);
+    slack.script('chat.postMessage', failure);
+    const chat = slackSink({
+      token: 'xoxb-test',
+      slackApiUrl: slack.url,
+      retryConfig: { retries: 1, minTimeout: 0, maxTimeout: 0 },
+    });
+    const { app, worker, store, jobs } = rig(scenario, chat);
+    const queue = memoryQueue({ handle: (job) => worker.run(job), retryDelayMs: 5 });
+    await app.dispatch(parseAlertmanager(unmanagedAlert(), { receivedAt: new Date() }));
+    const [job] = jobs as [Job];
+
+    await queue.send(job);
+    await queue.idle();
+
+    expect(queue.deadLetters).toEqual([]);
+    const posts = slack.calls.filter((c) => c.method === 'chat.postMessage');
+    expect(posts).toHaveLength(3);
+    expect(posts[2]?.params.text).toMatch(/unmanaged-pods/);
+    const record = await store.runs.get(job.id);
+    expect(record).toMatchObject({ status: 'done', posted: true });
+    expect(evictions(record?.actions ?? []).length).toBeGreaterThan(0);
+  });
+});
