@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { KubeConfig } from '@kubernetes/client-node';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { RUNBOOK_IDS } from '../../runbooks/catalog.ts';
 import type { Mode } from '../../src/engine/types.ts';
@@ -24,9 +25,20 @@ function runbookNamed(name: string): string {
   throw new InvalidArgumentError(`unknown runbook "${name}"; known runbooks: ${RUNBOOK_IDS.join(', ')}`);
 }
 
-/** A cluster name the config accepts, from a kubeconfig context name (which may be an ARN). */
-function clusterNameOf(context: string | undefined): string {
-  const name = (context ?? 'kubeconfig')
+/**
+ * A cluster name the config accepts, from the kubeconfig context (the one named, else the file's
+ * current-context), whose name may be an ARN.
+ */
+function clusterNameOf(path: string, context: string | undefined): string {
+  const kubeConfig = new KubeConfig();
+  if (!context) {
+    try {
+      kubeConfig.loadFromFile(path);
+    } catch {
+      // Connecting reports an unreadable file with its reason; the name only labels the run.
+    }
+  }
+  const name = (context || kubeConfig.getCurrentContext() || 'kubeconfig')
     .toLowerCase()
     .replace(/[^a-z0-9-]+/g, '-')
     .replace(/^-+|-+$/g, '');
@@ -42,7 +54,7 @@ async function target(options: RunOptions) {
   if (options.sim)
     return { config: withCluster(config, { name: 'sim', sim: { scenarios: options.sim } }), cluster: 'sim' };
   if (options.kubeconfig) {
-    const name = clusterNameOf(options.context);
+    const name = clusterNameOf(options.kubeconfig, options.context);
     const kubeconfig = { path: options.kubeconfig, ...(options.context ? { context: options.context } : {}) };
     return { config: withCluster(config, { name, kubeconfig }), cluster: name };
   }

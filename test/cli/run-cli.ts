@@ -1,7 +1,13 @@
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const BIN = fileURLToPath(new URL('../../bin/responder.js', import.meta.url));
+
+/** Local state for this test file's commands: never the user's, never another file's. */
+export const STATE_DIR = mkdtempSync(join(tmpdir(), 'responder-state-'));
 
 export interface RunningCli {
   child: ChildProcessWithoutNullStreams;
@@ -12,8 +18,10 @@ export interface RunningCli {
 }
 
 /** Starts `responder <args>` as a user would, capturing stdout and stderr. */
-export function startCli(args: string[]): RunningCli {
-  const child = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, NO_COLOR: '1' } });
+export function startCli(args: string[], env: NodeJS.ProcessEnv = {}): RunningCli {
+  const child = spawn(process.execPath, [BIN, ...args], {
+    env: { ...process.env, NO_COLOR: '1', RESPONDER_STATE_DIR: STATE_DIR, ...env },
+  });
   let output = '';
   child.stdout.on('data', (chunk: Buffer) => {
     output += chunk.toString();
@@ -54,8 +62,11 @@ export function startCli(args: string[]): RunningCli {
 }
 
 /** Runs `responder <args>` to completion. */
-export async function runCli(args: string[]): Promise<{ code: number | null; output: string }> {
-  const cli = startCli(args);
+export async function runCli(
+  args: string[],
+  env: NodeJS.ProcessEnv = {},
+): Promise<{ code: number | null; output: string }> {
+  const cli = startCli(args, env);
   const code = await new Promise<number | null>((resolve) => cli.child.once('exit', resolve));
   return { code, output: cli.output() };
 }

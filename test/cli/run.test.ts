@@ -1,4 +1,4 @@
-import { mkdtemp } from 'node:fs/promises';
+import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -101,4 +101,58 @@ describe('responder sweep', () => {
     expect(code).toBe(2);
     expect(output).toContain('no schedule named "weekly" in the config');
   });
+});
+
+describe('responder run goes through admission, like every other source', () => {
+  /** A config with one simulated cluster and the given limits, in its own state directory. */
+  async function setup(limits: string) {
+    const dir = await mkdtemp(join(tmpdir(), 'responder-admission-'));
+    const config = join(dir, 'responder.config.yaml');
+    await writeFile(
+      config,
+      `clusters:\n  - name: sim\n    sim:\n      scenarios: [unmanaged-pods]\nlimits:\n${limits}`,
+    );
+    const env = { RESPONDER_STATE_DIR: join(dir, 'state') };
+    const run = () =>
+      runCli(
+        ['run', 'unmanaged-pods', '--cluster', 'sim', '--mode', 'auto', '--config', config, '--json'],
+        env,
+      );
+    return { config, env, run };
+  }
+  const evicted = (report: Report) =>
+    report.steps.flatMap((s) => s.done).filter((d) => d.action === 'evict-pod' && d.outcome === 'done');
+
+  it('with maxEvictionsPerRun: 0 it evicts nothing and says why', async () => {
+    const { run } = await setup('  maxEvictionsPerRun: 0\n');
+    const { code, output } = await run();
+    expect(code, output).toBe(1);
+    const report = parseReport(output);
+    expect(evicted(report)).toEqual([]);
+    const skipped = report.steps.flatMap((s) => s.done).filter((d) => d.action === 'evict-pod');
+    expect(skipped.length).toBeGreaterThan(0);
+    for (const action of skipped) expect(action.detail).toBe('over the per-run cap of 0');
+  }, 60_000);
+
+  it('never evicts a pod the config excludes by label', async () => {
+    const { run } = await setup("  excludeSelectors: ['app.kubernetes.io/name=otel-agent']\n");
+    const report = parseReport((await run()).output);
+    const targets = report.steps.flatMap((s) => s.done).map((d) => `${d.target} ${d.outcome}`);
+    expect(targets.filter((t) => t.startsWith('observability/otel-agent'))).toEqual([]);
+    expect(evicted(report).length).toBeGreaterThan(0);
+    expect(JSON.stringify(report)).toMatch(/observability\/otel-agent-[a-z0-9]+.*excluded/);
+  }, 60_000);
+
+  it('two runs in a row share one brake window, and history lists both without a server', async () => {
+    const { config, env, run } = await setup('  brake:\n    maxWrites: 4\n    windowMinutes: 15\n');
+    const first = evicted(parseReport((await run()).output));
+    const second = parseReport((await run()).output);
+    expect(first.length + evicted(second).length).toBe(4);
+    expect(second.steps.flatMap((s) => s.done).some((d) => /brake engaged/.test(d.detail ?? ''))).toBe(true);
+    const history = await runCli(['history', '--config', config, '--json'], env);
+    expect(history.code, history.output).toBe(0);
+    const runs = JSON.parse(history.output.slice(history.output.indexOf('['))) as { source: string }[];
+    expect(runs).toHaveLength(2);
+    expect(runs.map((r) => r.source)).toEqual(['cli', 'cli']);
+  }, 90_000);
 });

@@ -4,6 +4,7 @@ import type { RunRecord } from '../../src/store/types.ts';
 import { type RunningCli, runCli, startCli } from './run-cli.ts';
 
 const TOKEN = 'serve-test-token';
+const OPERATOR = 'serve-test-operator';
 
 /** `responder serve` with the shipped example config, driven over HTTP, read back with `history`. */
 describe('responder serve + history + brake reset', () => {
@@ -11,13 +12,14 @@ describe('responder serve + history + brake reset', () => {
   let url: string;
 
   beforeAll(async () => {
-    process.env.ALERTMANAGER_TOKEN = TOKEN;
-    serve = startCli(['serve', '--config', 'responder.config.example.yaml', '--port', '0']);
+    serve = startCli(['serve', '--config', 'responder.config.example.yaml', '--port', '0'], {
+      ALERTMANAGER_TOKEN: TOKEN,
+      RESPONDER_OPERATOR_TOKEN: OPERATOR,
+    });
     const output = await serve.waitFor(/responder ready at (http:\/\/[\d.:]+)/);
     url = /responder ready at (http:\/\/[\d.:]+)/.exec(output)?.[1] as string;
   });
   afterAll(async () => {
-    delete process.env.ALERTMANAGER_TOKEN;
     await serve.stop();
   });
 
@@ -32,7 +34,7 @@ describe('responder serve + history + brake reset', () => {
     expect(response.status).toBe(202);
     let runs: RunRecord[] = [];
     for (let attempt = 0; attempt < 120 && runs[0]?.status !== 'done'; attempt++) {
-      const history = await runCli(['history', '--server', url, '--token', TOKEN, '--json']);
+      const history = await runCli(['history', '--server', url, '--token', OPERATOR, '--json']);
       expect(history.code, history.output).toBe(0);
       runs = JSON.parse(history.output.slice(history.output.indexOf('['))) as RunRecord[];
       if (runs[0]?.status !== 'done') await new Promise((resolve) => setTimeout(resolve, 500));
@@ -44,23 +46,25 @@ describe('responder serve + history + brake reset', () => {
       status: 'done',
       verdict: 'degraded',
     });
-    const table = await runCli(['history', '--server', url, '--token', TOKEN, '--cluster', 'sim']);
+    const table = await runCli(['history', '--server', url, '--token', OPERATOR, '--cluster', 'sim']);
     expect(table.output).toMatch(/cgroup-root-hooks\s+dry-run\s+alertmanager:alertmanager\s+degraded/);
     expect(serve.output()).toMatch(/cgroup-root-hooks on sim: degraded/);
   }, 90_000);
 
   it('resets the brake from the CLI, and names an unknown cluster', async () => {
-    const ok = await runCli(['brake', 'reset', 'sim', '--server', url, '--token', TOKEN]);
+    const ok = await runCli(['brake', 'reset', 'sim', '--server', url, '--token', OPERATOR]);
     expect(ok.code, ok.output).toBe(0);
     expect(ok.output).toContain('brake on sim reset');
-    const bad = await runCli(['brake', 'reset', 'nope', '--server', url, '--token', TOKEN]);
+    const bad = await runCli(['brake', 'reset', 'nope', '--server', url, '--token', OPERATOR]);
     expect(bad.code).toBe(2);
-    expect(bad.output).toMatch(/400 cluster: expected the name of a configured cluster/);
+    expect(bad.output).toMatch(/400 no cluster "nope" in the config or the run history; known: sim/);
   });
 
-  it('refuses history without the token', async () => {
-    const { code, output } = await runCli(['history', '--server', url, '--token', 'wrong']);
-    expect(code).toBe(2);
-    expect(output).toMatch(/401/);
+  it('refuses history without the operator token; the webhook token is not one', async () => {
+    for (const token of ['wrong', TOKEN]) {
+      const { code, output } = await runCli(['history', '--server', url, '--token', token]);
+      expect(code).toBe(2);
+      expect(output).toMatch(/401/);
+    }
   });
 });
