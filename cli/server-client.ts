@@ -4,10 +4,6 @@ export interface ServerOptions {
   token?: string;
 }
 
-export const SERVER_HELP =
-  'ask a running responder (`responder serve` or the deployed function URL) instead of the local state';
-export const TOKEN_HELP = 'its operator token (default: $RESPONDER_OPERATOR_TOKEN)';
-
 export async function callServer<T>(
   options: ServerOptions,
   path: string,

@@ -1,13 +1,11 @@
 import { memoryStore } from '../src/store/index.ts';
 import type { StateStore } from '../src/store/types.ts';
-import { openLocalState, stateDir } from './local-state.ts';
+import { openLocalState } from './local-state.ts';
 
 export interface StateOptions {
   /** commander's `--no-state`: keep nothing between runs. */
   state: boolean;
 }
-
-export const STATE_HELP = `keep nothing between runs (default: runs, the brake and leases persist in ${stateDir()})`;
 
 /** The local state a command asked for: persisted by default, in memory with --no-state. */
 export async function openState(

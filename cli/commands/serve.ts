@@ -1,22 +1,6 @@
-import { randomBytes } from 'node:crypto';
 import { Command } from 'commander';
-import { RUNBOOK_IDS } from '../../runbooks/catalog.ts';
-import { consoleSink } from '../../src/chat/console.ts';
-import { loadConfig } from '../../src/config/load.ts';
-import { slackDirectory } from '../../src/slack/directory.ts';
-import { openLocalState, stateDir } from '../local-state.ts';
-import { startLocalServer } from '../serve/local-server.ts';
-import { untilInterrupted } from './serve-sim.ts';
-import { parsePort } from './sim.ts';
-
-/** A secret from the environment, or one made up for this run (and printed, so it can be used). */
-function secretFromEnv(name: string, generated: string[]): string {
-  const value = process.env[name];
-  if (value) return value;
-  const made = randomBytes(18).toString('base64url');
-  generated.push(`${name} was not set; this run uses: ${made}`);
-  return made;
-}
+import type { ServeOptions } from '../actions/serve.ts';
+import { parsePort } from '../options.ts';
 
 /** `responder serve`: the Lambda's HTTP app on a local port, with an in-process queue and console chat. */
 export function serveCommand(): Command {
@@ -30,47 +14,7 @@ export function serveCommand(): Command {
     .option('--port <n>', 'port to listen on', parsePort, 8787)
     .option(
       '--state',
-      `keep runs, the brake and leases in ${stateDir()} (default: in memory, gone when it stops)`,
+      'keep runs, the brake and leases in the local state directory (default: in memory, gone when it stops)',
     )
-    .action(async (options: { config: string; port: number; state?: boolean }) => {
-      const config = await loadConfig(options.config, { runbooks: RUNBOOK_IDS });
-      const generated: string[] = [];
-      const state = options.state ? await openLocalState() : undefined;
-      const server = await startLocalServer({
-        config,
-        chat: consoleSink(process.stdout),
-        ...(state ? { store: state.store } : {}),
-        secrets: {
-          alertmanagerToken: secretFromEnv('ALERTMANAGER_TOKEN', generated),
-          operatorToken: secretFromEnv('RESPONDER_OPERATOR_TOKEN', generated),
-          ...(process.env.SLACK_SIGNING_SECRET
-            ? { slackSigningSecret: process.env.SLACK_SIGNING_SECRET }
-            : {}),
-        },
-        port: options.port,
-        ...(process.env.SLACK_BOT_TOKEN
-          ? { directory: slackDirectory({ token: process.env.SLACK_BOT_TOKEN }) }
-          : {}),
-      });
-      const stopped = untilInterrupted({
-        close: async () => {
-          await server.close();
-          await state?.close();
-        },
-      });
-      process.stdout.write(
-        [
-          `responder ready at ${server.url} (clusters: ${config.clusters.map((c) => c.name).join(', ')})`,
-          '  POST /alerts/alertmanager   (Authorization: Bearer $ALERTMANAGER_TOKEN)',
-          '  POST /slack/commands, /slack/interactions   (signed with $SLACK_SIGNING_SECRET)',
-          `  GET  /runs   (or: npx responder history --server ${server.url}; token $RESPONDER_OPERATOR_TOKEN)`,
-          state
-            ? `  state: ${state.dir}`
-            : '  state: in memory (runs, dedupe and the brake are forgotten when it stops; --state keeps them)',
-          ...generated,
-          '',
-        ].join('\n'),
-      );
-      await stopped;
-    });
+    .action(async (options: ServeOptions) => (await import('../actions/serve.ts')).serveAction(options));
 }

@@ -1,14 +1,14 @@
 import { randomBytes } from 'node:crypto';
-import { fileURLToPath } from 'node:url';
 import { RUNBOOK_IDS } from '../../runbooks/catalog.ts';
 import { consoleSink } from '../../src/chat/console.ts';
 import { loadConfig } from '../../src/config/load.ts';
 import type { RunRecord } from '../../src/store/types.ts';
 import { table } from '../format/report.ts';
+import { projectFile } from '../project-file.ts';
 import { startLocalServer } from '../serve/local-server.ts';
 import { alertmanagerNotification, INCIDENT_ALERTS } from './alerts.ts';
 
-const EXAMPLE_CONFIG = fileURLToPath(new URL('../../responder.config.example.yaml', import.meta.url));
+const EXAMPLE_CONFIG = projectFile('responder.config.example.yaml');
 
 /**
  * The event path end to end: the local server (same app as the Lambda) receives Alertmanager

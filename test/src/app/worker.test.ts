@@ -125,7 +125,8 @@ describe('a job delivered more than once', () => {
     await app.dispatch(parseAlertmanager(unmanagedAlert(), { receivedAt: new Date() }));
     const [job] = jobs as [Job];
     const queued = await store.runs.get(job.id);
-    await store.runs.put({ ...queued!, status: 'running', startedAt: new Date().toISOString() });
+    if (!queued) throw new Error('admission recorded no run');
+    await store.runs.put({ ...queued, status: 'running', startedAt: new Date().toISOString() });
 
     const { record } = await worker.run(job);
 

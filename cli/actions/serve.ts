@@ -1,0 +1,64 @@
+import { randomBytes } from 'node:crypto';
+import { RUNBOOK_IDS } from '../../runbooks/catalog.ts';
+import { consoleSink } from '../../src/chat/console.ts';
+import { loadConfig } from '../../src/config/load.ts';
+import { slackDirectory } from '../../src/slack/directory.ts';
+import { openLocalState } from '../local-state.ts';
+import { startLocalServer } from '../serve/local-server.ts';
+import { untilInterrupted } from '../serve/serve-sim.ts';
+
+/** A secret from the environment, or one made up for this run (and printed, so it can be used). */
+function secretFromEnv(name: string, generated: string[]): string {
+  const value = process.env[name];
+  if (value) return value;
+  const made = randomBytes(18).toString('base64url');
+  generated.push(`${name} was not set; this run uses: ${made}`);
+  return made;
+}
+
+export interface ServeOptions {
+  config: string;
+  port: number;
+  state?: boolean;
+}
+
+/** The command's work, loaded only when it runs. */
+export async function serveAction(options: ServeOptions) {
+  const config = await loadConfig(options.config, { runbooks: RUNBOOK_IDS });
+  const generated: string[] = [];
+  const state = options.state ? await openLocalState() : undefined;
+  const server = await startLocalServer({
+    config,
+    chat: consoleSink(process.stdout),
+    ...(state ? { store: state.store } : {}),
+    secrets: {
+      alertmanagerToken: secretFromEnv('ALERTMANAGER_TOKEN', generated),
+      operatorToken: secretFromEnv('RESPONDER_OPERATOR_TOKEN', generated),
+      ...(process.env.SLACK_SIGNING_SECRET ? { slackSigningSecret: process.env.SLACK_SIGNING_SECRET } : {}),
+    },
+    port: options.port,
+    ...(process.env.SLACK_BOT_TOKEN
+      ? { directory: slackDirectory({ token: process.env.SLACK_BOT_TOKEN }) }
+      : {}),
+  });
+  const stopped = untilInterrupted({
+    close: async () => {
+      await server.close();
+      await state?.close();
+    },
+  });
+  process.stdout.write(
+    [
+      `responder ready at ${server.url} (clusters: ${config.clusters.map((c) => c.name).join(', ')})`,
+      '  POST /alerts/alertmanager   (Authorization: Bearer $ALERTMANAGER_TOKEN)',
+      '  POST /slack/commands, /slack/interactions   (signed with $SLACK_SIGNING_SECRET)',
+      `  GET  /runs   (or: npx responder history --server ${server.url}; token $RESPONDER_OPERATOR_TOKEN)`,
+      state
+        ? `  state: ${state.dir}`
+        : '  state: in memory (runs, dedupe and the brake are forgotten when it stops; --state keeps them)',
+      ...generated,
+      '',
+    ].join('\n'),
+  );
+  await stopped;
+}
