@@ -13,18 +13,21 @@ export interface ClusterConnector {
  * Connects to configured clusters, once each. A `sim` cluster is started in this process on
  * first use, so a fresh clone's example config works with nothing else running.
  */
-export function clusterConnector(): ClusterConnector {
+export function clusterConnector(options: { requestTimeoutMs?: number } = {}): ClusterConnector {
   const connections = new Map<string, Promise<ClusterAccess>>();
   const sims: Sim[] = [];
   async function open(cluster: ClusterConfig): Promise<ClusterAccess> {
-    if (!cluster.sim) return connect(clusterRef(cluster));
+    if (!cluster.sim) return connect(clusterRef(cluster), options);
     const sim = await startSim({ scenarios: cluster.sim.scenarios });
     sims.push(sim);
-    const access = await connect({
-      kind: 'sim',
-      kubeconfig: sim.kubeconfig(),
-      ciliumNamespace: cluster.ciliumNamespace,
-    });
+    const access = await connect(
+      {
+        kind: 'sim',
+        kubeconfig: sim.kubeconfig(),
+        ciliumNamespace: cluster.ciliumNamespace,
+      },
+      options,
+    );
     return { ...access, name: cluster.name };
   }
   return {

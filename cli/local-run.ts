@@ -6,8 +6,8 @@ import { exitCodeOf } from '../src/engine/verdict.ts';
 import type { StateStore } from '../src/store/types.ts';
 import type { Trigger } from '../src/triggers/types.ts';
 import { type ClusterConnector, clusterConnector } from './cluster-connector.ts';
+import { formatReports, type OutputFormat } from './format/output.ts';
 import { progressLine } from './format/progress.ts';
-import { formatReport, formatSummary } from './format/report.ts';
 import { localPorts } from './local-app.ts';
 
 export interface LocalRunOutput {
@@ -31,7 +31,7 @@ export async function runLocally(
   trigger: Trigger,
   config: ResponderConfig,
   store: StateStore,
-  options: { json?: boolean; clusters?: ClusterConnector; summary?: boolean } = {},
+  options: { output?: OutputFormat; clusters?: ClusterConnector; summary?: boolean } = {},
 ): Promise<LocalRunOutput> {
   // A connector the caller passes outlives this run (the demo's one simulated cluster).
   const clusters = options.clusters ?? clusterConnector();
@@ -62,11 +62,7 @@ export async function runLocally(
     }
     reports.push(report);
     exitCode = Math.max(exitCode, exitCodeOf(report.verdict));
-    if (!options.json) process.stdout.write(`${formatReport(report)}\n`);
   }
-  if (options.json)
-    process.stdout.write(`${JSON.stringify(reports.length === 1 ? reports[0] : reports, null, 2)}\n`);
-  else if (reports.length > 1 && options.summary !== false)
-    process.stdout.write(`${formatSummary(reports)}\n`);
+  process.stdout.write(formatReports(reports, options.output ?? 'table', options.summary !== false));
   return { reports, exitCode };
 }

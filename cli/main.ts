@@ -1,4 +1,5 @@
 import { Command, CommanderError } from 'commander';
+import packageJson from '../package.json' with { type: 'json' };
 import { brakeCommand } from './commands/brake.ts';
 import { demoCommand } from './commands/demo.ts';
 import { historyCommand } from './commands/history.ts';
@@ -7,6 +8,8 @@ import { runCommand } from './commands/run.ts';
 import { serveCommand } from './commands/serve.ts';
 import { simCommand } from './commands/sim.ts';
 import { sweepCommand } from './commands/sweep.ts';
+
+const VERSION = packageJson.version;
 
 /** Subcommands do not inherit these: without them commander would exit the process itself. */
 function withOurExits(command: Command): Command {
@@ -23,6 +26,19 @@ export async function main(argv: string[]): Promise<number> {
   };
   const program = new Command('responder')
     .description('Cilium Responder: find and fix Cilium incidents on EKS')
+    .version(VERSION, '-V, --version')
+    .addHelpText(
+      'after',
+      `
+Examples:
+  $ responder list
+  $ responder run all --sim all
+  $ responder run unmanaged-pods --context prod --mode auto
+  $ responder history
+
+Config: --config, else $RESPONDER_CONFIG, else responder.config.yaml (see responder.config.example.yaml).
+Exit codes: 0 healthy or remediated, 1 problems remain, 2 a run failed or the command could not run.`,
+    )
     .exitOverride()
     .configureOutput({ outputError: (text, write) => write(text) });
   for (const command of [

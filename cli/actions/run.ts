@@ -1,7 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { KubeConfig } from '@kubernetes/client-node';
 import type { Mode } from '../../src/engine/types.ts';
+import { paramsFromPairs } from '../../src/params/merge.ts';
 import type { Trigger } from '../../src/triggers/types.ts';
+import { clusterConnector } from '../cluster-connector.ts';
+import type { OutputFormat } from '../format/output.ts';
 import { localConfig, localUser, withCluster } from '../local-app.ts';
 import { runLocally } from '../local-run.ts';
 import { openState } from '../state-option.ts';
@@ -12,20 +15,24 @@ export interface RunOptions {
   context?: string;
   cluster?: string;
   config?: string;
+  ciliumNamespace?: string;
+  set: string[];
   mode: Mode;
-  json?: boolean;
+  output: OutputFormat;
+  requestTimeout?: number;
   state: boolean;
 }
 
 /**
- * A cluster name the config accepts, from the kubeconfig context (the one named, else the file's
- * current-context), whose name may be an ARN.
+ * A cluster name the config accepts, from the kubeconfig context (the one named, else the
+ * kubeconfig's current-context), whose name may be an ARN.
  */
-function clusterNameOf(path: string, context: string | undefined): string {
+function clusterNameOf(path: string | undefined, context: string | undefined): string {
   const kubeConfig = new KubeConfig();
   if (!context) {
     try {
-      kubeConfig.loadFromFile(path);
+      if (path) kubeConfig.loadFromFile(path);
+      else kubeConfig.loadFromDefault();
     } catch {
       // Connecting reports an unreadable file with its reason; the name only labels the run.
     }
@@ -39,27 +46,40 @@ function clusterNameOf(path: string, context: string | undefined): string {
 
 /** The config with the cluster the options name, and that cluster's name. */
 async function target(options: RunOptions) {
-  const chosen = [options.sim, options.kubeconfig, options.cluster].filter((o) => o !== undefined).length;
+  // --context alone means the default kubeconfig, as with kubectl.
+  const kubeconfig = options.kubeconfig ?? (options.context ? '' : undefined);
+  const chosen = [options.sim, kubeconfig, options.cluster].filter((o) => o !== undefined).length;
   if (chosen !== 1)
-    throw new Error('choose one cluster: --sim <scenario>, --kubeconfig <path> or --cluster <name>');
+    throw new Error(
+      'choose one cluster: --sim <scenario>, --kubeconfig <path> [--context <name>], --context <name> or --cluster <name>',
+    );
   const config = await localConfig(options.config);
+  const namespace = options.ciliumNamespace ? { ciliumNamespace: options.ciliumNamespace } : {};
   if (options.sim)
-    return { config: withCluster(config, { name: 'sim', sim: { scenarios: options.sim } }), cluster: 'sim' };
-  if (options.kubeconfig) {
+    return {
+      config: withCluster(config, { name: 'sim', sim: { scenarios: options.sim }, ...namespace }),
+      cluster: 'sim',
+    };
+  if (kubeconfig !== undefined) {
     const name = clusterNameOf(options.kubeconfig, options.context);
-    const kubeconfig = { path: options.kubeconfig, ...(options.context ? { context: options.context } : {}) };
-    return { config: withCluster(config, { name, kubeconfig }), cluster: name };
+    const ref = {
+      ...(options.kubeconfig ? { path: options.kubeconfig } : {}),
+      ...(options.context ? { context: options.context } : {}),
+    };
+    return { config: withCluster(config, { name, kubeconfig: ref, ...namespace }), cluster: name };
   }
   const cluster = options.cluster as string;
   if (!config)
     throw new Error(
-      `--cluster ${cluster} needs a config file: pass --config or create responder.config.yaml`,
+      `--cluster ${cluster} needs a config file: pass --config, set RESPONDER_CONFIG, or copy responder.config.example.yaml to responder.config.yaml`,
     );
-  if (!config.clusters.some((c) => c.name === cluster))
+  const configured = config.clusters.find((c) => c.name === cluster);
+  if (!configured)
     throw new Error(
       `no cluster "${cluster}" in the config; known: ${config.clusters.map((c) => c.name).join(', ')}`,
     );
-  return { config, cluster };
+  if (!options.ciliumNamespace) return { config, cluster };
+  return { config: withCluster(config, { ...configured, ...namespace }), cluster };
 }
 
 /** `responder run`'s work, loaded only when it runs. */
@@ -73,13 +93,18 @@ export async function runAction(runbook: string, options: RunOptions, setExitCod
     cluster,
     runbook,
     mode: options.mode,
+    params: paramsFromPairs(options.set),
     actor: localUser(),
   };
+  const clusters = clusterConnector(
+    options.requestTimeout ? { requestTimeoutMs: options.requestTimeout * 1000 } : {},
+  );
   const state = await openState(options);
   try {
-    const { exitCode } = await runLocally(trigger, config, state.store, { json: options.json ?? false });
+    const { exitCode } = await runLocally(trigger, config, state.store, { output: options.output, clusters });
     setExitCode(exitCode);
   } finally {
+    await clusters.close();
     await state.close();
   }
 }

@@ -1,6 +1,7 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { RUNBOOK_IDS } from '../../runbooks/catalog.ts';
 import type { RunOptions } from '../actions/run.ts';
+import { OUTPUT_FORMATS } from '../format/output.ts';
 import { CONFIG_HELP, parseScenarios, STATE_HELP } from '../options.ts';
 
 function runbookNamed(name: string): string {
@@ -8,28 +9,60 @@ function runbookNamed(name: string): string {
   throw new InvalidArgumentError(`unknown runbook "${name}"; known runbooks: ${RUNBOOK_IDS.join(', ')}`);
 }
 
+function seconds(text: string): number {
+  const value = Number(text.replace(/s$/, ''));
+  if (!Number.isFinite(value) || value <= 0)
+    throw new InvalidArgumentError('expected seconds, e.g. 30 or 30s');
+  return value;
+}
+
+const collect = (value: string, previous: string[]) => [...previous, value];
+
+const EXAMPLES = `
+Examples:
+  $ responder run all --sim all                                   # every runbook, dry-run, simulated cluster
+  $ responder run unmanaged-pods --context prod --mode auto       # a context of $KUBECONFIG or ~/.kube/config
+  $ responder run tunnel-datapath --cluster prod-eu --set aws.region=eu-west-1 -o json
+  $ responder run cgroup-root-hooks --kubeconfig ./kind.yaml --cilium-namespace cilium
+
+Exit codes: 0 healthy or remediated, 1 problems remain, 2 the run failed or could not start.`;
+
 /**
  * `responder run`: a runbook (or all) against one cluster, admitted like every other source: the
  * config's limits and exclusions, the lease, the brake (shared with earlier runs through the
- * local state) and an audit record (`responder history`). Exit 0 healthy/remediated, 1 problems
- * remain, 2 failed.
+ * local state) and an audit record (`responder history`).
  */
 export function runCommand(setExitCode: (code: number) => void): Command {
   return new Command('run')
     .description('run a runbook (or all) against a cluster; dry-run unless --mode auto')
     .argument('<runbook>', `a runbook id or "all" (${RUNBOOK_IDS.join(', ')})`, runbookNamed)
     .option('--sim <scenario>', 'an in-process simulated cluster with these scenarios', parseScenarios)
-    .option('--kubeconfig <path>', 'a kubeconfig file')
+    .option(
+      '--kubeconfig <path>',
+      'a kubeconfig file (default: $KUBECONFIG or ~/.kube/config with --context)',
+    )
     .option('--context <name>', 'the kubeconfig context (default: its current-context)')
     .option('--cluster <name>', 'a cluster from the config file')
     .option('--config <path>', CONFIG_HELP)
+    .option('--cilium-namespace <ns>', 'where the Cilium agents run (default: kube-system)')
+    .option(
+      '--set <key=value>',
+      'a runbook param, e.g. gracePeriodSeconds=120 or aws.region=eu-west-1 (repeatable)',
+      collect,
+      [],
+    )
     .addOption(
       new Option('--mode <mode>', 'dry-run plans only; auto acts within limits')
         .choices(['dry-run', 'auto'])
         .default('dry-run'),
     )
-    .option('--json', 'print the report(s) as JSON')
+    .addOption(
+      new Option('-o, --output <format>', 'how to print the report').choices(OUTPUT_FORMATS).default('table'),
+    )
+    .addOption(new Option('--json', 'the same as -o json').implies({ output: 'json' }))
+    .option('--request-timeout <seconds>', 'per Kubernetes API request (default: 10)', seconds)
     .option('--no-state', STATE_HELP)
+    .addHelpText('after', EXAMPLES)
     .action(async (runbook: string, options: RunOptions) =>
       (await import('../actions/run.ts')).runAction(runbook, options, setExitCode),
     );

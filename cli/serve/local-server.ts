@@ -11,6 +11,7 @@ import { memoryStore } from '../../src/store/index.ts';
 import type { StateStore } from '../../src/store/types.ts';
 import { clusterConnector } from '../cluster-connector.ts';
 import { localPorts } from '../local-app.ts';
+import { listenError } from '../port-in-use.ts';
 
 export interface LocalServerOptions {
   config: ResponderConfig;
@@ -51,7 +52,7 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
   const host = options.host ?? '127.0.0.1';
   const server = serve({ fetch: http.fetch, port: options.port ?? 0, hostname: host });
   await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
+    server.once('error', (error) => reject(listenError(error, host, options.port)));
     server.once('listening', () => resolve());
   });
   const { port } = server.address() as AddressInfo;

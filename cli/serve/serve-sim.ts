@@ -1,6 +1,7 @@
 import { writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { type Sim, startSim } from '../../sim/index.ts';
+import { listenError } from '../port-in-use.ts';
 
 export interface ServeSimOptions {
   scenarios: string[];
@@ -13,6 +14,8 @@ export async function serveSim(options: ServeSimOptions): Promise<{ sim: Sim; ku
   const sim = await startSim({
     scenarios: options.scenarios,
     ...(options.port !== undefined ? { port: options.port } : {}),
+  }).catch((error: unknown) => {
+    throw listenError(error, '127.0.0.1', options.port);
   });
   const kubeconfigPath = resolve(options.kubeconfig);
   await writeFile(kubeconfigPath, sim.kubeconfig(), { mode: 0o600 });

@@ -2,40 +2,52 @@
  * One way in to a cluster, whatever the config names: an EKS cluster, a context of the user's
  * kubeconfig, or the simulator. Each becomes a KubeConfig and then the same facades.
  */
+import { existsSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
 import { KubeConfig } from '@kubernetes/client-node';
 import { clusterAccess } from './access.ts';
 import { type EksOptions, eksKubeConfig } from './eks.ts';
 import type { ClusterAccess, ClusterRef } from './types.ts';
 
-export type ConnectOptions = EksOptions;
+export interface ConnectOptions extends EksOptions {
+  /** Per API request (the facade's default when absent). */
+  requestTimeoutMs?: number;
+}
 
 export async function connect(ref: ClusterRef, options: ConnectOptions = {}): Promise<ClusterAccess> {
   const { ciliumNamespace } = ref;
+  const timeout = options.requestTimeoutMs ? { requestTimeoutMs: options.requestTimeoutMs } : {};
   switch (ref.kind) {
     case 'eks': {
       const { kubeConfig, token } = await eksKubeConfig(ref, options);
       return {
-        ...clusterAccess(kubeConfig, { name: ref.name, ciliumNamespace, token }),
+        ...clusterAccess(kubeConfig, { name: ref.name, ciliumNamespace, token, ...timeout }),
         aws: { region: ref.region },
       };
     }
     case 'kubeconfig': {
       const kubeConfig = kubeconfigContext(ref.path, ref.context);
-      return clusterAccess(kubeConfig, { name: kubeConfig.getCurrentContext(), ciliumNamespace });
+      return clusterAccess(kubeConfig, { name: kubeConfig.getCurrentContext(), ciliumNamespace, ...timeout });
     }
     case 'sim': {
       const kubeConfig = new KubeConfig();
       kubeConfig.loadFromString(ref.kubeconfig);
-      return clusterAccess(kubeConfig, { name: kubeConfig.getCurrentContext(), ciliumNamespace });
+      return clusterAccess(kubeConfig, { name: kubeConfig.getCurrentContext(), ciliumNamespace, ...timeout });
     }
   }
 }
 
 /** The kubeconfig file with `context` (or its current-context) selected, checked to exist. */
-function kubeconfigContext(path: string, context: string | undefined): KubeConfig {
+function kubeconfigContext(file: string | undefined, context: string | undefined): KubeConfig {
   const kubeConfig = new KubeConfig();
+  const path = file ?? (process.env.KUBECONFIG || join(homedir(), '.kube', 'config'));
+  if (!file && !process.env.KUBECONFIG && !existsSync(path))
+    throw new Error(`no kubeconfig: ${path} does not exist; set KUBECONFIG or pass --kubeconfig`);
   try {
-    kubeConfig.loadFromFile(path);
+    if (file) kubeConfig.loadFromFile(file);
+    // As kubectl does: $KUBECONFIG (a list of files, merged), else ~/.kube/config.
+    else kubeConfig.loadFromDefault();
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     throw new Error(`could not load kubeconfig ${path}: ${message}`, { cause: error });

@@ -6,7 +6,8 @@
 /** How to reach a cluster. */
 export type ClusterRef =
   | { kind: 'eks'; name: string; region: string; roleArn?: string; ciliumNamespace?: string }
-  | { kind: 'kubeconfig'; path: string; context?: string; ciliumNamespace?: string }
+  /** Without `path`: the default kubeconfig, as kubectl finds it ($KUBECONFIG, or ~/.kube/config). */
+  | { kind: 'kubeconfig'; path?: string; context?: string; ciliumNamespace?: string }
   | { kind: 'sim'; kubeconfig: string; ciliumNamespace?: string };
 
 export type KubeErrorKind =

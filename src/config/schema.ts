@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { scheduleExpressionProblem } from './schedule-expression.ts';
 
 /**
  * The responder config: which clusters, which alerts run which runbook in which mode, when the
@@ -24,8 +25,9 @@ const ClusterSchema = z
       })
       .strict()
       .optional(),
+    /** A kubeconfig context; without `path`, the default kubeconfig ($KUBECONFIG or ~/.kube/config). */
     kubeconfig: z
-      .object({ path: z.string().min(1), context: z.string().min(1).optional() })
+      .object({ path: z.string().min(1).optional(), context: z.string().min(1).optional() })
       .strict()
       .optional(),
     sim: z
@@ -35,6 +37,8 @@ const ClusterSchema = z
     ciliumNamespace: z.string().min(1).default('kube-system'),
     /** Chat channel for this cluster's reports. */
     channel: z.string().min(1).optional(),
+    /** Runbook params for this cluster, per runbook id (e.g. `tunnel-datapath: { aws: { region } }`). */
+    params: z.record(z.string(), z.record(z.string(), z.unknown())).default({}),
   })
   .strict()
   .refine((cluster) => [cluster.eks, cluster.kubeconfig, cluster.sim].filter(Boolean).length === 1, {
@@ -71,9 +75,10 @@ const ScheduleSchema = z
   .object({
     name,
     /** An EventBridge Scheduler expression, e.g. `cron(0 3 * * ? *)` or `rate(1 day)`. */
-    expression: z
-      .string()
-      .regex(/^(cron|rate)\(.+\)$/, 'an EventBridge schedule expression: cron(...) or rate(...)'),
+    expression: z.string().superRefine((expression, ctx) => {
+      const problem = scheduleExpressionProblem(expression);
+      if (problem) ctx.addIssue({ code: 'custom', message: problem });
+    }),
     /** Default: every cluster. */
     clusters: z.array(name).min(1).optional(),
     /** Default: every runbook. */

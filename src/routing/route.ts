@@ -1,5 +1,6 @@
 import type { ResponderConfig, RouteConfig } from '../config/schema.ts';
 import type { Mode } from '../engine/types.ts';
+import { mergeParams } from '../params/merge.ts';
 import type { Job } from '../queue/job.ts';
 import type { Alert, Trigger } from '../triggers/types.ts';
 
@@ -132,10 +133,14 @@ export function routeTrigger(trigger: Trigger, context: RouteContext): RouteResu
     const key = `${target.cluster}|${target.runbook}`;
     if (!unique.has(key)) unique.set(key, target);
   }
+  const clusterParams = (target: Target) =>
+    context.config.clusters.find((c) => c.name === target.cluster)?.params[target.runbook];
   const jobs = [...unique.values()].map(
     (target): Job => ({
       id: context.newId(),
       ...target,
+      // The cluster's own settings first; what the route or the person asked for wins.
+      params: mergeParams(clusterParams(target), target.params),
       trigger,
       dedupeKey: `${trigger.deliveryKey}|${target.cluster}|${target.runbook}`,
     }),

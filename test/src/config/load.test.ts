@@ -45,6 +45,7 @@ describe('the example config', () => {
         sim: { scenarios: ['all'] },
         ciliumNamespace: 'kube-system',
         channel: '#cilium-incidents',
+        params: {},
       },
     ]);
     expect(config.schedules).toEqual([{ name: 'nightly', expression: 'cron(0 3 * * ? *)', mode: 'dry-run' }]);
