@@ -22,7 +22,10 @@ export const handler = (event: SQSEvent, context: { awsRequestId: string }) =>
     (record: SQSRecord) =>
       handleRecord(record, {
         run: (job) => worker.run(job),
-        deadLetter: (letter) => sendToDeadLetterQueue(sqs, env.deadLetterQueueUrl, letter),
+        deadLetter: async (letter) => {
+          await sendToDeadLetterQueue(sqs, env.deadLetterQueueUrl, letter);
+          await worker.deadLettered(letter);
+        },
         maxAttempts: env.maxAttempts,
       }),
     processor,

@@ -46,7 +46,10 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
     runbooks: RUNBOOKS,
     connect: (cluster) => clusters.connect(cluster),
   });
-  const queue = memoryQueue({ handle: (job) => worker.run(job) });
+  const queue = memoryQueue({
+    handle: (job) => worker.run(job),
+    onDead: (letter) => worker.deadLettered(letter),
+  });
   const app = createApp({ ...base, queue });
   const http = createHttpApp({ app, secrets: options.secrets });
   const host = options.host ?? '127.0.0.1';

@@ -1,10 +1,14 @@
 import type { Job } from '../queue/job.ts';
+import { parseJob } from '../queue/job-schema.ts';
+import type { DeadLetter } from '../queue/types.ts';
 import { type JobResult, runJob } from '../worker/run-job.ts';
 import type { AppPorts, ClusterPorts } from './ports.ts';
 
 /** Runs queued jobs: the part of the responder that reaches clusters. */
 export interface Worker {
   run(job: Job): Promise<JobResult>;
+  /** A job the queue gave up on: its audit record and its chat thread say why, so nobody waits on it. */
+  deadLettered(letter: DeadLetter): Promise<void>;
 }
 
 export function createWorker(ports: Omit<AppPorts, 'queue'>, clusters: ClusterPorts): Worker {
@@ -22,5 +26,29 @@ export function createWorker(ports: Omit<AppPorts, 'queue'>, clusters: ClusterPo
         ...(clusters.deadlineMs ? { deadlineMs: clusters.deadlineMs } : {}),
         ...(clusters.onProgress ? { onProgress: clusters.onProgress } : {}),
       }),
+    async deadLettered(letter) {
+      let job: Job;
+      try {
+        job = parseJob(letter.body);
+      } catch {
+        ports.log.error('a message that is not a job was dead-lettered', { reason: letter.reason });
+        return;
+      }
+      const runId = job.resume?.runId ?? job.id;
+      const record = await ports.store.runs.get(runId);
+      const why = `gave up after ${letter.attempts} ${letter.attempts === 1 ? 'attempt' : 'attempts'}: ${letter.reason}`;
+      if (record)
+        await ports.store.runs.put({
+          ...record,
+          status: 'failed',
+          error: why,
+          finishedAt: ports.now().toISOString(),
+        });
+      const cluster = ports.config.clusters.find((c) => c.name === job.cluster);
+      await ports.chat.postText(
+        { channel: cluster?.channel ?? ports.defaultChannel, threadKey: `${job.cluster}/${job.runbook}` },
+        `Failed: ${job.runbook} on ${job.cluster} (run ${runId}) ${why}. The job is kept in the dead-letter queue.`,
+      );
+    },
   };
 }

@@ -8,7 +8,8 @@ export function scheduleExpressionProblem(expression: string): string | undefine
   const rate = /^rate\((.*)\)$/.exec(expression);
   if (rate) {
     const match = /^(\d+) (minutes?|hours?|days?)$/.exec(rate[1]?.trim() ?? '');
-    if (!match || Number(match[1]) < 1) return 'rate(...) takes a positive number and a unit, e.g. rate(1 day)';
+    if (!match || Number(match[1]) < 1)
+      return 'rate(...) takes a positive number and a unit, e.g. rate(1 day)';
     const singular = Number(match[1]) === 1;
     if (singular !== !match[2]?.endsWith('s'))
       return `rate(${rate[1]}): use the ${singular ? 'singular' : 'plural'} unit`;
@@ -30,7 +31,8 @@ export function scheduleExpressionProblem(expression: string): string | undefine
   ] as const;
   for (const [name, field, max] of numeric) {
     for (const value of field.split(/[,\-/]/)) {
-      if (value === '*' || value === '?' || value === 'L' || value === 'W' || /^[A-Z]{3}$/.test(value)) continue;
+      if (value === '*' || value === '?' || value === 'L' || value === 'W' || /^[A-Z]{3}$/.test(value))
+        continue;
       if (!/^\d+$/.test(value) || Number(value) > max)
         return `cron(...): ${name} "${field}" is not a value from 0 to ${max}`;
     }

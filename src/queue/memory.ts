@@ -7,6 +7,8 @@ export interface MemoryQueueOptions {
   handle: (job: Job) => Promise<unknown>;
   /** Deliveries before a job is dead-lettered (like SQS maxReceiveCount). Default 3. */
   maxAttempts?: number;
+  /** Told of each dead letter (the worker records and reports it). */
+  onDead?: (letter: DeadLetter) => Promise<void>;
   retryDelayMs?: number;
 }
 
@@ -31,7 +33,9 @@ export function memoryQueue(options: MemoryQueueOptions): MemoryQueue {
       const outcome = await processMessage(body, attempt, maxAttempts, options.handle);
       if (outcome.kind === 'done') return;
       if (outcome.kind === 'dead') {
-        deadLetters.push({ body, reason: outcome.reason, attempts: attempt });
+        const letter = { body, reason: outcome.reason, attempts: attempt };
+        deadLetters.push(letter);
+        await options.onDead?.(letter);
         return;
       }
       await sleep(options.retryDelayMs ?? 100);

@@ -86,10 +86,15 @@ export async function admit(jobs: readonly Job[], context: AdmitContext): Promis
   return admission;
 }
 
-/** Resolved alerts run nothing: their (cluster, runbook) records and chat threads say the alert resolved. */
+/**
+ * Resolved alerts run nothing: their (cluster, runbook) records and chat threads say the alert
+ * resolved, once per notification however often it is delivered.
+ */
 export async function recordResolved(jobs: readonly Job[], context: AdmitContext): Promise<RunRecord[]> {
   const records: RunRecord[] = [];
+  const ttlSeconds = context.config.limits.dedupeMinutes * 60;
   for (const job of jobs) {
+    if (!(await context.store.dedupe.claim(job.dedupeKey, ttlSeconds, context.now()))) continue;
     const channel =
       context.config.clusters.find((c) => c.name === job.cluster)?.channel ??
       context.defaultChannel ??

@@ -163,6 +163,19 @@ describe('POST /alerts/alertmanager', () => {
     ]);
   });
 
+  it('100 copies of one resolved notification leave one resolved record', async () => {
+    const t = appUnderTest();
+    const webhook = webhookFixture();
+    webhook.status = 'resolved';
+    for (const alert of webhook.alerts) alert.status = 'resolved';
+
+    const answers = await Promise.all(Array.from({ length: 100 }, () => postAlert(t, webhook)));
+
+    expect(answers.every((a) => a.status === 202)).toBe(true);
+    expect(await t.store.runs.list()).toHaveLength(1);
+    expect(t.queue.sent).toEqual([]);
+  });
+
   it.each([
     ['no Authorization header', undefined, 401],
     ['a wrong bearer token', 'Bearer am-token-4f2a9d', 401],

@@ -84,4 +84,34 @@ describe('operator endpoints', () => {
     expect(ok.status).toBe(200);
     expect(await store.brake.take('prod-eu', 1, 900, now)).toBe(true);
   });
+
+  it.each([
+    ['limit=0.5', 'limit'],
+    ['limit=0', 'limit'],
+    ['limit=501', 'limit'],
+    ['limit=ten', 'limit'],
+    ['cluster=', 'cluster'],
+  ])('GET /runs?%s → 400 naming the field, on every store', async (query, field) => {
+    const { http } = app();
+    const response = await http.request(`/runs?${query}`, { headers: auth });
+    expect(response.status).toBe(400);
+    expect(await response.json()).toMatchObject({ field });
+  });
+
+  it('the webhook token does not open the operator endpoints', async () => {
+    const store = memoryStore();
+    const http = createHttpApp({
+      app: appOf({
+        config: CONFIG,
+        store,
+        queue: { send: async () => {} },
+        runbooks: [],
+        now: () => new Date(),
+        newId: () => 'j',
+      }),
+      secrets: { alertmanagerToken: 'webhook-token', operatorToken: TOKEN },
+    });
+    const response = await http.request('/runs', { headers: { authorization: 'Bearer webhook-token' } });
+    expect(response.status).toBe(401);
+  });
 });

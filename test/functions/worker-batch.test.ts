@@ -3,6 +3,8 @@ import type { SQSEvent, SQSRecord } from 'aws-lambda';
 import { describe, expect, it, vi } from 'vitest';
 import { handleRecord, type WorkerBatchDeps } from '../../functions/worker-batch.ts';
 import { RUNBOOKS } from '../../runbooks/index.ts';
+import type { ClusterPorts } from '../../src/app/ports.ts';
+import { createWorker } from '../../src/app/worker.ts';
 import { consoleSink } from '../../src/chat/console.ts';
 import { SILENT } from '../../src/engine/run.ts';
 import type { Job } from '../../src/queue/job.ts';
@@ -10,7 +12,6 @@ import { memoryQueue } from '../../src/queue/memory.ts';
 import type { DeadLetter } from '../../src/queue/types.ts';
 import { dispatchTrigger } from '../../src/routing/dispatch.ts';
 import { memoryStore } from '../../src/store/index.ts';
-import { runJob } from '../../src/worker/run-job.ts';
 import { simAccess, startScenario } from '../helpers/sim-access.ts';
 import { CLUSTER, collector, RUNBOOK_IDS, testConfig } from './harness.ts';
 
@@ -131,25 +132,29 @@ describe('handleRecord (one SQS record)', () => {
   });
 });
 
-/** The in-process queue → runJob, as `responder serve` wires it, with `connect` supplied by the test. */
-function workerQueue(connect: Parameters<typeof runJob>[1]['connect']) {
+/** The in-process queue → the worker, as `responder serve` wires it, with `connect` supplied by the test. */
+function workerQueue(connect: ClusterPorts['connect']) {
   const config = testConfig();
   const store = memoryStore();
   const out = collector();
+  const worker = createWorker(
+    {
+      config,
+      runbookIds: RUNBOOK_IDS,
+      store,
+      chat: consoleSink(out.stream),
+      defaultChannel: '#cilium-responder',
+      now: () => new Date(),
+      newId: () => 'unused',
+      log: SILENT,
+    },
+    { runbooks: RUNBOOKS, connect },
+  );
   const queue = memoryQueue({
     maxAttempts: 3,
     retryDelayMs: 5,
-    handle: (queued) =>
-      runJob(queued, {
-        config,
-        store,
-        runbooks: RUNBOOKS,
-        connect,
-        chat: consoleSink(out.stream),
-        defaultChannel: '#cilium-responder',
-        now: () => new Date(),
-        log: SILENT,
-      }),
+    handle: (queued) => worker.run(queued),
+    onDead: (letter) => worker.deadLettered(letter),
   });
   const submit = async (runId: string) => {
     const dispatched = await dispatchTrigger(
@@ -178,11 +183,14 @@ describe('the in-process queue and runJob when the cluster cannot be reached', (
     expect(letter.reason).toBe('failed 3 times: connect prod-eu: connect ECONNREFUSED 127.0.0.1:1');
     expect(letter.attempts).toBe(3);
     expect(JSON.parse(letter.body)).toMatchObject({ id: 'run-unreachable', runbook: 'unmanaged-pods' });
-    // Nothing was reported as if it ran, and the audit record does not claim it is still running.
-    expect(out.text()).toBe('');
+    // Nothing was reported as if it ran: the thread says it failed and why, and so does the record.
+    expect(out.text()).toContain(
+      'Failed: unmanaged-pods on prod-eu (run run-unreachable) gave up after 3 attempts: failed 3 times: connect prod-eu: connect ECONNREFUSED',
+    );
+    expect(out.text()).not.toMatch(/degraded|healthy|remediated/);
     const record = await store.runs.get('run-unreachable');
     expect(record?.status).toBe('failed');
-    expect(record?.error).toContain('ECONNREFUSED');
+    expect(record?.error).toContain('gave up after 3 attempts');
     // The lease was given back each time: a later job for the same pair is not a "duplicate".
     expect(await store.leases.acquire(`${CLUSTER}|unmanaged-pods`, 'someone-else', 60, new Date())).toBe(
       true,
