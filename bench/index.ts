@@ -1,3 +1,4 @@
+import { cliStartupBench } from './cli-startup.ts';
 import { runbookScaleBench } from './runbook-scale.ts';
 import { simPagingBench } from './sim-paging.ts';
 
@@ -8,6 +9,7 @@ const benches: Record<
 > = {
   'simulator paging at scale': simPagingBench,
   'unmanaged-pods at scale': runbookScaleBench,
+  'CLI startup': cliStartupBench,
 };
 
 for (const [name, bench] of Object.entries(benches)) {
