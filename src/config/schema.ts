@@ -110,6 +110,8 @@ const LimitsSchema = z
       .default(15),
     /** Longest a run may hold its (cluster, runbook) lease. */
     leaseMinutes: z.number().int().min(1).default(10),
+    /** How long a plan waiting for approval may still be approved; after that it must be made again. */
+    approvalMinutes: z.number().int().min(1).default(30),
   })
   .strict();
 

@@ -79,6 +79,13 @@ function notWaiting(record: RunRecord): string | undefined {
   return undefined;
 }
 
+/** Why a plan can no longer be approved (the cluster has moved on since it was made), if so. */
+function expiry(record: RunRecord, minutes: number, now: Date): string | undefined {
+  const madeAt = Date.parse(record.finishedAt ?? record.queuedAt);
+  if (now.getTime() - madeAt <= minutes * 60_000) return undefined;
+  return `the plan of run ${record.runId} was made at ${new Date(madeAt).toISOString()} and expired after ${minutes} min: run it again for a fresh plan`;
+}
+
 /**
  * An approve/reject button press → a job that resumes the waiting run with exactly the approved
  * plan, which the engine re-checks against the cluster (uids, still unmanaged, limits). Double
@@ -86,7 +93,13 @@ function notWaiting(record: RunRecord): string | undefined {
  */
 export async function decideApproval(
   trigger: Trigger,
-  context: { config: ResponderConfig; runs: RunStore; newId: () => string; directory?: ApproverDirectory },
+  context: {
+    config: ResponderConfig;
+    runs: RunStore;
+    newId: () => string;
+    now: () => Date;
+    directory?: ApproverDirectory;
+  },
 ): Promise<ApprovalDecision> {
   const approval = trigger.approval;
   if (!approval) return { kind: 'refused', reason: 'not an approval' };
@@ -94,7 +107,11 @@ export async function decideApproval(
   if (!record) return { kind: 'refused', reason: `no run ${approval.runId}` };
   const why = notWaiting(record);
   if (why) return { kind: 'refused', reason: `run ${approval.runId} is not waiting for approval (${why})` };
-  if (!(await isApprover(context.config, trigger.actor.id, record.runbook, context.directory))) {
+  const expired = expiry(record, context.config.limits.approvalMinutes, context.now());
+  if (expired) return { kind: 'refused', reason: expired };
+  // The person at the terminal is the CLI's authority; in chat, only the configured approvers.
+  const local = trigger.source === 'cli';
+  if (!local && !(await isApprover(context.config, trigger.actor.id, record.runbook, context.directory))) {
     return { kind: 'refused', reason: `<@${trigger.actor.id}> may not approve ${record.runbook} runs` };
   }
   if (approval.decision === 'reject') return { kind: 'rejected', runId: record.runId };

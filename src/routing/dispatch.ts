@@ -27,11 +27,12 @@ const NOTHING: Dispatched = { queued: [], duplicates: [], resolved: [], skipped:
  * Approvals resume their run instead. Nothing here waits for a cluster.
  */
 export async function dispatchTrigger(trigger: Trigger, context: DispatchContext): Promise<Dispatched> {
-  if (trigger.source === 'slack-action') {
+  if (trigger.approval) {
     const decision = await decideApproval(trigger, {
       config: context.config,
       runs: context.store.runs,
       newId: context.newId,
+      now: context.now,
       ...(context.directory ? { directory: context.directory } : {}),
     });
     if (decision.kind === 'refused') return { ...NOTHING, refused: [decision.reason] };

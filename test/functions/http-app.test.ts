@@ -486,6 +486,7 @@ describe('POST /slack/interactions (approvals)', () => {
     cluster: CLUSTER,
     plan: PLAN,
     queuedAt: '2025-06-02T02:55:00.000Z',
+    finishedAt: '2025-06-02T02:56:00.000Z',
   });
 
   /** Slack's documented block_actions payload, pressed by `user` at `actionTs`, approving `keys`. */

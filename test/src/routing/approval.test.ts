@@ -19,8 +19,9 @@ const waitingRun = (overrides: Partial<RunRecord> = {}) => waitingRecord({ plan:
 async function setup(record: RunRecord | undefined = waitingRun()) {
   const store = memoryStore();
   if (record) await store.runs.put(record);
-  const context = { config: testConfig(), runs: store.runs, newId: counterIds('resume') };
-  return { store, context };
+  const clock = testClock();
+  const context = { config: testConfig(), runs: store.runs, newId: counterIds('resume'), now: clock.now };
+  return { store, context, clock };
 }
 
 describe('mayApprove', () => {
@@ -113,6 +114,19 @@ describe('decideApproval', () => {
     expect(await decideApproval(notApproval, context)).toEqual({
       kind: 'refused',
       reason: 'not an approval',
+    });
+  });
+
+  it('refuses a plan older than its expiry (30 min by default), and says so', async () => {
+    const { context, clock } = await setup();
+    const trigger = approvalTrigger('U012AB3CD', { runId: 'run-1', decision: 'approve', approved: PLAN });
+    clock.advanceSeconds(19 * 60);
+    expect((await decideApproval(trigger, context)).kind).toBe('resume');
+    clock.advanceSeconds(2 * 60);
+    expect(await decideApproval(trigger, context)).toEqual({
+      kind: 'refused',
+      reason:
+        'the plan of run run-1 was made at 2024-05-01T11:50:00.000Z and expired after 30 min: run it again for a fresh plan',
     });
   });
 

@@ -189,7 +189,7 @@ export function waitingRun(overrides: Partial<RunRecord> = {}): RunRecord {
     plan: ['evict:shop/web-1', 'evict:shop/web-2', 'evict:shop/api-7'],
     actions: [],
     queuedAt: '2024-05-01T11:00:00.000Z',
-    finishedAt: '2024-05-01T11:01:00.000Z',
+    finishedAt: '2024-05-01T11:50:00.000Z',
     ...overrides,
   };
 }
