@@ -4,6 +4,7 @@ import type { Mode } from '../../src/engine/types.ts';
 import { paramsFromPairs } from '../../src/params/merge.ts';
 import type { Trigger } from '../../src/triggers/types.ts';
 import { clusterConnector } from '../cluster-connector.ts';
+import { confirmPlan, terminalAsk } from '../confirm-plan.ts';
 import type { OutputFormat } from '../format/output.ts';
 import { localConfig, localUser, withCluster } from '../local-app.ts';
 import { runLocally } from '../local-run.ts';
@@ -101,7 +102,17 @@ export async function runAction(runbook: string, options: RunOptions, setExitCod
   );
   const state = await openState(options);
   try {
-    const { exitCode } = await runLocally(trigger, config, state.store, { output: options.output, clusters });
+    const context = { config, store: state.store, clusters, output: options.output };
+    const planned = await runLocally(trigger, config, state.store, context);
+    let exitCode = planned.exitCode;
+    if (options.mode === 'approve') {
+      const ask = terminalAsk();
+      for (const report of planned.reports.filter((r) => r.verdict === 'needs-approval')) {
+        const decision = await confirmPlan(report, ask, context);
+        process.stderr.write(`${report.runbook}: ${decision.message}\n`);
+        if (decision.output) exitCode = decision.output.exitCode;
+      }
+    }
     setExitCode(exitCode);
   } finally {
     await clusters.close();

@@ -52,8 +52,11 @@ export function runCommand(setExitCode: (code: number) => void): Command {
       [],
     )
     .addOption(
-      new Option('--mode <mode>', 'dry-run plans only; auto acts within limits')
-        .choices(['dry-run', 'auto'])
+      new Option(
+        '--mode <mode>',
+        'dry-run plans only; approve shows the plan and applies it once you type yes; auto acts within limits',
+      )
+        .choices(['dry-run', 'approve', 'auto'])
         .default('dry-run'),
     )
     .addOption(
