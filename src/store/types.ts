@@ -22,15 +22,22 @@ export interface LeaseStore {
 
 export interface BrakeState {
   cluster: string;
+  /** Writes that count now: those of the last window. */
   used: number;
   limit: number;
+  /** When the oldest counted write stops counting (when writes may go again, if engaged). */
   windowEndsAt: string;
   engaged: boolean;
 }
 
 export interface BrakeStore {
-  /** Counts one cluster write in the current window; false (and counts nothing) when the limit is reached. */
-  take(cluster: string, limit: number, windowSeconds: number, now: Date): Promise<boolean>;
+  /**
+   * Counts one cluster write for the next `windowSeconds` and returns its ticket; undefined (and
+   * counts nothing) while `limit` writes already count.
+   */
+  take(cluster: string, limit: number, windowSeconds: number, now: Date): Promise<string | undefined>;
+  /** Gives a write back that did not happen after all (refused by the cluster, gone, failed). */
+  refund(cluster: string, ticket: string): Promise<void>;
   state(cluster: string, limit: number, windowSeconds: number, now: Date): Promise<BrakeState>;
   /** A person's reset: writes may go again at once. */
   reset(cluster: string): Promise<void>;

@@ -36,7 +36,8 @@ export interface JobResult {
 export function storeBrake(context: Pick<WorkerContext, 'config' | 'store' | 'now'>): Brake {
   const { maxWrites, windowMinutes } = context.config.limits.brake;
   return {
-    tryWrite: (cluster) => context.store.brake.take(cluster, maxWrites, windowMinutes * 60, context.now()),
+    tryWrite: async (cluster) =>
+      (await context.store.brake.take(cluster, maxWrites, windowMinutes * 60, context.now())) !== undefined,
   };
 }
 

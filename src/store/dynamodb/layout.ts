@@ -7,14 +7,14 @@ import type { CreateTableCommandInput } from '@aws-sdk/client-dynamodb';
  * |--------|-------------------|-----------------------|----------------------------------------------|
  * | dedupe | `dedupe#<key>`    | `dedupe`              | `ttl`                                        |
  * | lease  | `lease#<key>`     | `lease`               | `owner`, `ttl`                               |
- * | brake  | `brake#<cluster>` | `window#<windowStart>`| `used`, `ttl` (the window's end)             |
+ * | brake  | `brake#<cluster>` | `log`                 | `writes` (`{at, id}` that count), `version`, `ttl` |
  * | run    | `run#<runId>`     | `run`                 | `record`, `runCluster`, `runFeed`, `runOrder`|
  * | thread | `thread#<key>`    | `thread`              | `channel`, `ts` (a chat thread's root)       |
  *
  * `ttl` is epoch seconds, the table's TTL attribute. DynamoDB deletes expired items lazily (within
- * days), so the dedupe and lease conditions treat an item whose `ttl` has passed as absent. Brake
- * windows are epoch-aligned (`windowStart` in epoch seconds): a new window is a new item, and an old
- * window's item is never read again, whether TTL has removed it yet or not.
+ * days), so the dedupe and lease conditions treat an item whose `ttl` has passed as absent. The brake
+ * is a sliding window: one item per cluster lists the writes that still count, replaced only under
+ * its `version`, so concurrent writers never count past the limit.
  *
  * Runs are listed newest first through two indexes sorted by `runOrder` (`<queuedAt>#<runId>`),
  * projecting everything so a listing needs no extra reads:
@@ -41,11 +41,7 @@ export interface ItemKey {
 
 export const dedupeKey = (key: string): ItemKey => ({ pk: `dedupe#${key}`, sk: 'dedupe' });
 export const leaseKey = (key: string): ItemKey => ({ pk: `lease#${key}`, sk: 'lease' });
-export const brakePartition = (cluster: string): string => `brake#${cluster}`;
-export const brakeKey = (cluster: string, windowStart: number): ItemKey => ({
-  pk: brakePartition(cluster),
-  sk: `window#${windowStart}`,
-});
+export const brakeKey = (cluster: string): ItemKey => ({ pk: `brake#${cluster}`, sk: 'log' });
 export const runKey = (runId: string): ItemKey => ({ pk: `run#${runId}`, sk: 'run' });
 export const threadKey = (key: string): ItemKey => ({ pk: `thread#${key}`, sk: 'thread' });
 export const clusterRuns = (cluster: string): string => `runs#${cluster}`;

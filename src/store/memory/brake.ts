@@ -1,31 +1,34 @@
-import { brakeState, brakeWindow } from '../brake-window.ts';
+import { randomUUID } from 'node:crypto';
+import { type BrakeEntry, brakeState, inWindow } from '../brake-window.ts';
 import type { BrakeStore } from '../types.ts';
 
-interface WindowCount {
-  start: number;
-  used: number;
-}
-
 export function memoryBrake(): BrakeStore {
-  const counts = new Map<string, WindowCount>();
-  const usedIn = (cluster: string, start: number) => {
-    const count = counts.get(cluster);
-    return count?.start === start ? count.used : 0;
-  };
+  const logs = new Map<string, BrakeEntry[]>();
   return {
     async take(cluster, limit, windowSeconds, now) {
-      const { start } = brakeWindow(now, windowSeconds);
-      const used = usedIn(cluster, start);
-      if (used >= limit) return false;
-      counts.set(cluster, { start, used: used + 1 });
-      return true;
+      const counted = inWindow(logs.get(cluster) ?? [], now, windowSeconds);
+      if (counted.length >= limit) return undefined;
+      const entry = { at: now.getTime(), id: randomUUID() };
+      logs.set(cluster, [...counted, entry]);
+      return entry.id;
+    },
+    async refund(cluster, ticket) {
+      logs.set(
+        cluster,
+        (logs.get(cluster) ?? []).filter((entry) => entry.id !== ticket),
+      );
     },
     async state(cluster, limit, windowSeconds, now) {
-      const window = brakeWindow(now, windowSeconds);
-      return brakeState(cluster, usedIn(cluster, window.start), limit, window);
+      return brakeState(
+        cluster,
+        inWindow(logs.get(cluster) ?? [], now, windowSeconds),
+        limit,
+        windowSeconds,
+        now,
+      );
     },
     async reset(cluster) {
-      counts.delete(cluster);
+      logs.delete(cluster);
     },
   };
 }

@@ -44,7 +44,11 @@ describe('dynamoStore table layout', () => {
       owner: 'run-a',
       ttl: T0_SECONDS + 300,
     });
-    expect(await item('brake#prod', `window#${T0_SECONDS}`)).toMatchObject({ used: 1, ttl: T0_SECONDS + 60 });
+    expect(await item('brake#prod', 'log')).toMatchObject({
+      writes: [{ at: T0.getTime(), id: expect.any(String) }],
+      version: 1,
+      ttl: T0_SECONDS + 60,
+    });
   });
 
   it('treats an expired item that TTL has not deleted yet as absent', async () => {
@@ -55,7 +59,7 @@ describe('dynamoStore table layout', () => {
     expect(await item('dedupe#alert-1', 'dedupe')).toMatchObject({ ttl: T0_SECONDS + 700 + 600 });
   });
 
-  it('reset deletes every window item of the cluster, and only of that cluster', async () => {
+  it('reset deletes the brake item of the cluster, and only of that cluster', async () => {
     for (const seconds of [0, 60, 120])
       await store.brake.take('prod', 3, 60, new Date(T0.getTime() + seconds * 1000));
     await store.brake.take('staging', 3, 60, T0);

@@ -125,7 +125,8 @@ export function describeStateStore(adapter: string, makeStore: () => Promise<Sta
     });
 
     describe('brake', () => {
-      const take = (cluster: string, seconds: number) => store.brake.take(cluster, 3, 60, at(seconds));
+      const take = async (cluster: string, seconds: number) =>
+        (await store.brake.take(cluster, 3, 60, at(seconds))) !== undefined;
 
       it('allows N writes in a window and refuses the N+1th, without counting it', async () => {
         expect([await take('prod', 0), await take('prod', 1), await take('prod', 2)]).toEqual([
@@ -149,17 +150,36 @@ export function describeStateStore(adapter: string, makeStore: () => Promise<Sta
         expect(await store.brake.state('staging', 3, 60, at(3))).toMatchObject({ used: 1, engaged: false });
       });
 
-      it('rolls over to a fresh window after windowSeconds', async () => {
+      it('slides: each write counts for exactly windowSeconds after it happened', async () => {
         for (const second of [0, 1, 2]) await take('prod', second);
         expect(await take('prod', 59)).toBe(false);
         expect(await take('prod', 60)).toBe(true);
-        expect(await store.brake.state('prod', 3, 60, at(61))).toEqual({
+        expect(await take('prod', 60.5)).toBe(false);
+        expect(await store.brake.state('prod', 3, 60, at(61.5))).toEqual({
           cluster: 'prod',
-          used: 1,
+          used: 2,
           limit: 3,
-          windowEndsAt: '2026-03-02T10:02:00.000Z',
+          windowEndsAt: '2026-03-02T10:01:02.000Z',
           engaged: false,
         });
+      });
+
+      it('never lets more than the limit through in any window, across what would be a fixed boundary', async () => {
+        const accepted: number[] = [];
+        for (let tenth = 0; tenth < 40; tenth++) {
+          const second = 58 + tenth / 10;
+          if (await take('prod', second)) accepted.push(second);
+        }
+        expect(accepted).toHaveLength(3);
+      });
+
+      it('gives back a write that did not happen', async () => {
+        const ticket = await store.brake.take('prod', 1, 60, T0);
+        expect(ticket).toEqual(expect.any(String));
+        expect(await store.brake.take('prod', 1, 60, at(1))).toBeUndefined();
+        await store.brake.refund('prod', ticket as string);
+        expect(await store.brake.state('prod', 1, 60, at(1))).toMatchObject({ used: 0, engaged: false });
+        expect(await store.brake.take('prod', 1, 60, at(2))).toEqual(expect.any(String));
       });
 
       it('lets writes go again after a reset, up to the limit', async () => {
@@ -184,7 +204,7 @@ export function describeStateStore(adapter: string, makeStore: () => Promise<Sta
       });
 
       it('allows nothing with a zero limit', async () => {
-        expect(await store.brake.take('prod', 0, 60, T0)).toBe(false);
+        expect(await store.brake.take('prod', 0, 60, T0)).toBeUndefined();
         expect(await store.brake.state('prod', 0, 60, T0)).toMatchObject({ used: 0, engaged: true });
       });
 
