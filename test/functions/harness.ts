@@ -17,6 +17,7 @@ import type { StateStore } from '../../src/store/types.ts';
 export const RUNBOOK_IDS = RUNBOOKS.map((runbook) => runbook.id);
 export const SLACK_SECRET = 'test-signing-secret-7c1f0e9d2b';
 export const ALERTMANAGER_TOKEN = 'am-token-4f2a9c';
+export const OPERATOR_TOKEN = 'op-token-9d1e77';
 export const APPROVER = 'U0APPROVER1';
 export const BYSTANDER = 'U0BYSTANDER';
 export const CLUSTER = 'prod-eu';
@@ -159,7 +160,11 @@ export function appUnderTest(
   };
   const app = createHttpApp({
     app: appOf(dispatch),
-    secrets: { slackSigningSecret: SLACK_SECRET, alertmanagerToken: ALERTMANAGER_TOKEN },
+    secrets: {
+      slackSigningSecret: SLACK_SECRET,
+      alertmanagerToken: ALERTMANAGER_TOKEN,
+      operatorToken: OPERATOR_TOKEN,
+    },
     ...(options.maxBodyBytes ? { maxBodyBytes: options.maxBodyBytes } : {}),
   });
   return { app, dispatch, store, queue, clock };
