@@ -1,0 +1,90 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RUNBOOKS } from '../../../runbooks/index.ts';
+import { createApp } from '../../../src/app/app.ts';
+import type { AppPorts } from '../../../src/app/ports.ts';
+import { createWorker } from '../../../src/app/worker.ts';
+import { consoleSink } from '../../../src/chat/console.ts';
+import { SILENT } from '../../../src/engine/run.ts';
+import type { Job } from '../../../src/queue/job.ts';
+import { memoryQueue } from '../../../src/queue/memory.ts';
+import { memoryStore } from '../../../src/store/index.ts';
+import { parseAlertmanager } from '../../../src/triggers/index.ts';
+import { CLUSTER, collector, fixtureJson, RUNBOOK_IDS, testConfig } from '../../functions/harness.ts';
+import { type SimUnderTest, startScenario } from '../../helpers/sim-access.ts';
+
+/** The n-th distinct Alertmanager notification (its own group key) routed to unmanaged-pods. */
+function notification(n: number): unknown {
+  const webhook = fixtureJson<{
+    groupKey: string;
+    alerts: { labels: Record<string, string>; fingerprint: string }[];
+  }>('triggers/alertmanager-v4.json');
+  webhook.groupKey = `{}:{alertname="CiliumUnmanagedPods", n="${n}"}`;
+  for (const alert of webhook.alerts) {
+    alert.labels.alertname = 'CiliumUnmanagedPods';
+    alert.labels.cluster = CLUSTER;
+    alert.fingerprint = `${alert.fingerprint}-${n}`;
+  }
+  return webhook;
+}
+
+describe('30 notifications for one (cluster, runbook) at once', () => {
+  let scenario: SimUnderTest;
+  beforeAll(async () => {
+    scenario = await startScenario(['healthy']);
+  });
+  afterAll(() => scenario.sim.close());
+
+  it('never run two at once: every run holds the lease alone, the rest are coalesced into it', async () => {
+    const store = memoryStore();
+    let running = 0;
+    let mostAtOnce = 0;
+    const ports: AppPorts = {
+      config: testConfig(),
+      runbookIds: RUNBOOK_IDS,
+      store,
+      queue: { send: async () => {} },
+      chat: consoleSink(collector().stream),
+      defaultChannel: '#cilium-responder',
+      now: () => new Date(),
+      newId: (() => {
+        let n = 0;
+        return () => `job-${++n}`;
+      })(),
+      log: SILENT,
+    };
+    const worker = createWorker(ports, {
+      runbooks: RUNBOOKS,
+      connect: async () => {
+        // A run reaches the cluster here; held open a little, so runs that could overlap do.
+        running++;
+        mostAtOnce = Math.max(mostAtOnce, running);
+        await sleep(20);
+        return scenario.access;
+      },
+    });
+    const queue = memoryQueue({
+      handle: async (job: Job) => {
+        const result = await worker.run(job);
+        if (result.report) running--;
+        return result;
+      },
+    });
+    const app = createApp({ ...ports, queue });
+
+    await Promise.all(
+      Array.from({ length: 30 }, (_, n) =>
+        app.dispatch(parseAlertmanager(notification(n), { receivedAt: new Date() })),
+      ),
+    );
+    await queue.idle();
+
+    const runs = await store.runs.list({ limit: 100 });
+    expect(runs).toHaveLength(30);
+    const ran = runs.filter((r) => r.status === 'done');
+    expect(ran.length).toBeGreaterThanOrEqual(1);
+    for (const run of runs.filter((r) => r.status === 'duplicate'))
+      expect(run.error).toBe(`another unmanaged-pods run on ${CLUSTER} is in progress`);
+    expect(mostAtOnce).toBe(1);
+  }, 60_000);
+});
