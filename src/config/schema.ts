@@ -108,8 +108,11 @@ const LimitsSchema = z
       .int()
       .min(10, 'at least 10 minutes: Alertmanager and Slack retry within that')
       .default(15),
-    /** Longest a run may hold its (cluster, runbook) lease. */
-    leaseMinutes: z.number().int().min(1).default(10),
+    /**
+     * A run holds its (cluster, runbook) lease while it renews it, every third of this; a run
+     * whose worker died loses it this long after its last renewal.
+     */
+    leaseSeconds: z.number().int().min(15).default(60),
     /** How long a plan waiting for approval may still be approved; after that it must be made again. */
     approvalMinutes: z.number().int().min(1).default(30),
   })

@@ -15,6 +15,8 @@ export interface ActuatorOptions {
   approved?: ReadonlySet<string>;
   /** The run's deadline: once it aborts, no write happens (a step may outlive it in the background). */
   signal?: AbortSignal;
+  /** Why this run may no longer write (it lost its lease), checked as each write is sent. */
+  fence?: () => string | undefined;
 }
 
 /** A refusal in a report's words. */
@@ -77,8 +79,8 @@ export function createActuator(options: ActuatorOptions): Actuator {
     cap: { used: number; max: number },
     needsApproval: boolean,
   ) {
-    if (options.signal?.aborted)
-      return { outcome: 'skipped' as const, detail: 'deadline passed: the run is over, nothing written' };
+    const late = lateStop();
+    if (late) return { outcome: 'skipped' as const, detail: late };
     if (cap.used >= cap.max)
       return { outcome: 'skipped' as const, detail: `over the per-run cap of ${cap.max}` };
     const approved = options.approved?.has(actionKey(action, target)) ?? false;
@@ -90,6 +92,13 @@ export function createActuator(options: ActuatorOptions): Actuator {
   }
 
   const BRAKE_ENGAGED = 'brake engaged: too many cluster writes in this window';
+  const DEADLINE_PASSED = 'deadline passed: the run is over, nothing written';
+
+  /** Checked the moment a write is sent, after every slower check: the deadline and the lease. */
+  function lateStop(): string | undefined {
+    if (options.signal?.aborted) return DEADLINE_PASSED;
+    return options.fence?.();
+  }
 
   /**
    * A server-side dry run tells a plan which evictions a PodDisruptionBudget would refuse, and
@@ -142,6 +151,8 @@ export function createActuator(options: ActuatorOptions): Actuator {
           );
         }
         if (!(await options.brake.tryWrite(options.cluster))) return result('blocked', BRAKE_ENGAGED);
+        const late = lateStop();
+        if (late) return result('skipped', late);
         const evicted = await kube.evict(target.namespace, target.name, { uid: target.uid });
         switch (evicted.outcome) {
           case 'evicted':
@@ -180,6 +191,8 @@ export function createActuator(options: ActuatorOptions): Actuator {
         }
         if (stop) return result(stop.outcome, stop.detail);
         if (!(await options.brake.tryWrite(options.cluster))) return result('blocked', BRAKE_ENGAGED);
+        const late = lateStop();
+        if (late) return result('skipped', late);
         await kube.deletePod(agent.namespace, agent.name, agent.uid);
         counts.agentRestarts++;
         return result('done', reason);

@@ -32,6 +32,8 @@ export interface RunOptions<P> {
   log?: Logger;
   now?: () => Date;
   runId?: string;
+  /** Why the run may no longer write (it lost its lease), asked as each write is sent. */
+  fence?: () => string | undefined;
   onProgress?: (step: string, done: number, total: number, label: string) => void;
 }
 
@@ -95,6 +97,7 @@ export async function runRunbook<P>(options: RunOptions<P>): Promise<Report> {
     log,
     approved,
     signal,
+    ...(options.fence ? { fence: options.fence } : {}),
   });
   const state = new Map<string, unknown>();
   const steps: StepReport[] = [];

@@ -91,9 +91,12 @@ export async function runJob(job: Job, context: WorkerContext): Promise<JobResul
 
   const leaseKey = `${job.cluster}|${job.runbook}`;
   const owner = `${job.id}/${randomUUID()}`;
-  if (!(await store.leases.acquire(leaseKey, owner, config.limits.leaseMinutes * 60, context.now()))) {
-    // Another delivery of this very job is running it: that one records and reports.
-    if (own?.status === 'running') return { record: own };
+  const leaseSeconds = config.limits.leaseSeconds;
+  if (!(await store.leases.acquire(leaseKey, owner, leaseSeconds, context.now()))) {
+    // Another delivery of this very job is running it, or died with the lease: come back later,
+    // when it has finished (and this delivery does nothing) or its lease has lapsed (interrupted).
+    if (own?.status === 'running')
+      throw new Error(`job ${job.id} is running in another worker (it holds the lease); checking again later`);
     // An approved plan must not be lost to a run that happens to overlap: let the queue bring it back.
     if (job.resume)
       throw new Error(`${job.runbook} on ${job.cluster} is busy; the approved run will be retried`);
@@ -106,6 +109,7 @@ export async function runJob(job: Job, context: WorkerContext): Promise<JobResul
     await store.runs.put(skipped);
     return { record: skipped };
   }
+  const lease = heartbeat(store, leaseKey, owner, leaseSeconds, context);
   try {
     if (own?.status === 'running') return { record: await interrupted(own, target, context) };
     // A redelivery after a failure starts from the record it left; that error is not this attempt's.
@@ -113,7 +117,7 @@ export async function runJob(job: Job, context: WorkerContext): Promise<JobResul
     const startedAt = context.now().toISOString();
     // The resume job owns the record from here: its redeliveries find it finished.
     await store.runs.put({ ...base, jobId: job.id, status: 'running', startedAt });
-    const report = await runReport(job, runbook, cluster, runId, context, { ...base, startedAt });
+    const report = await runReport(job, runbook, cluster, runId, context, { ...base, startedAt }, lease.lost);
     const record: RunRecord = {
       ...base,
       ...summarize(report),
@@ -125,8 +129,43 @@ export async function runJob(job: Job, context: WorkerContext): Promise<JobResul
     await store.runs.put(record);
     return { record: await postOnce(record, target, context, report), report };
   } finally {
+    lease.stop();
     await store.leases.release(leaseKey, owner);
   }
+}
+
+/**
+ * Renews the lease every third of its life while the run goes on. A renewal that fails (the
+ * worker stalled past the lease, and another run may hold it now) fences this run: it writes
+ * nothing more.
+ */
+function heartbeat(
+  store: StateStore,
+  key: string,
+  owner: string,
+  seconds: number,
+  context: Pick<WorkerContext, 'now' | 'log'>,
+) {
+  let lostAt: string | undefined;
+  const timer = setInterval(
+    () => {
+      store.leases.acquire(key, owner, seconds, context.now()).then(
+        (held) => {
+          if (!held) lostAt ??= context.now().toISOString();
+        },
+        (error: unknown) => context.log.warn('could not renew the lease', { key, error: String(error) }),
+      );
+    },
+    (seconds * 1000) / 3,
+  );
+  timer.unref();
+  return {
+    lost: () =>
+      lostAt
+        ? `the run lost its lease at ${lostAt}: another run may hold it, so nothing more is written`
+        : undefined,
+    stop: () => clearInterval(timer),
+  };
 }
 
 async function runReport(
@@ -136,6 +175,7 @@ async function runReport(
   runId: string,
   context: WorkerContext,
   base: RunRecord,
+  fence: () => string | undefined,
 ): Promise<Report> {
   try {
     // Named as the config names the cluster (EKS and kubeconfig connections carry the EKS cluster
@@ -149,6 +189,7 @@ async function runReport(
       limits: context.config.limits,
       brake: storeBrake(context),
       runId,
+      fence,
       log: context.log,
       now: context.now,
       ...(context.deadlineMs ? { deadlineMs: context.deadlineMs } : {}),

@@ -118,7 +118,8 @@ describe('parseConfig', () => {
       gracePeriodSeconds: 60,
       brake: { maxWrites: 20, windowMinutes: 15 },
       dedupeMinutes: 15,
-      leaseMinutes: 10,
+      leaseSeconds: 60,
+      approvalMinutes: 30,
     });
   });
 
@@ -260,10 +261,10 @@ describe('parseConfig', () => {
   });
 
   it('reports every problem, each on its own line', () => {
-    const message = errorOf(yaml(...BASE, 'limits:', '  dedupeMinutes: 5', '  leaseMinutes: 0'));
+    const message = errorOf(yaml(...BASE, 'limits:', '  dedupeMinutes: 5', '  leaseSeconds: 5'));
     expect(message.split('\n')).toEqual([
       expect.stringMatching(/^demo\.yaml:5: limits\.dedupeMinutes: /),
-      expect.stringMatching(/^demo\.yaml:6: limits\.leaseMinutes: /),
+      expect.stringMatching(/^demo\.yaml:6: limits\.leaseSeconds: /),
     ]);
   });
 
