@@ -39,11 +39,19 @@ export function actionKey(action: string, target: string): string {
   return `${action}:${target}`;
 }
 
+/** The actuator as the engine holds it: steps see only the Actuator; the engine also reads its journal. */
+export interface JournaledActuator extends Actuator {
+  /** Every decision so far, in order, including those of a step the deadline cut off. */
+  journal(): readonly DoneAction[];
+  /** Resolves once no write is in flight, so a report lists every write that happened. */
+  settled(): Promise<void>;
+}
+
 /**
  * The one door for cluster writes. Every decision, including each refusal, comes back as a
  * DoneAction with its reason, so a report shows what was done and what was left alone and why.
  */
-export function createActuator(options: ActuatorOptions): Actuator {
+export function createActuator(options: ActuatorOptions): JournaledActuator {
   const { kube, cilium, limits, log } = options;
   const counts = { evictions: 0, agentRestarts: 0 };
   // A plan counts against the caps so it shows exactly what a run would do; in a resumed run only
@@ -115,12 +123,23 @@ export function createActuator(options: ActuatorOptions): Actuator {
     }
   }
 
+  const decisions: DoneAction[] = [];
+  const inFlight = new Set<Promise<DoneAction>>();
+
   function record(done: DoneAction): DoneAction {
     log.info('actuator decision', { ...done });
+    decisions.push(done);
     return done;
   }
 
-  return {
+  /** Tracks a decision while it is being made, so the engine can wait for it to land. */
+  function tracked(decision: Promise<DoneAction>): Promise<DoneAction> {
+    inFlight.add(decision);
+    void decision.finally(() => inFlight.delete(decision));
+    return decision;
+  }
+
+  const doors: Actuator = {
     async evictPod(target, reason) {
       const action = 'evict-pod';
       const where = `${target.namespace}/${target.name}`;
@@ -199,6 +218,14 @@ export function createActuator(options: ActuatorOptions): Actuator {
       } catch (error) {
         return result('failed', error instanceof Error ? error.message : String(error));
       }
+    },
+  };
+  return {
+    evictPod: (target, reason) => tracked(doors.evictPod(target, reason)),
+    restartAgent: (node, reason) => tracked(doors.restartAgent(node, reason)),
+    journal: () => decisions,
+    settled: async () => {
+      while (inFlight.size > 0) await Promise.allSettled([...inFlight]);
     },
   };
 }

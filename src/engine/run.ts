@@ -122,13 +122,17 @@ export async function runRunbook<P>(options: RunOptions<P>): Promise<Report> {
       progress: (done, total, label) => options.onProgress?.(step.id, done, total, label),
     };
     let result: Outcome;
+    const decisionsBefore = actuator.journal().length;
     if (failed || stoppedForApproval) {
       result = outcome('skip', failed ? 'skipped: an earlier step failed' : 'waiting for approval');
     } else {
       try {
         result = await raceDeadline(step.run(ctx), signal);
       } catch (error) {
-        result = errorOutcome(error, signal);
+        // A step cut off (the deadline) or thrown still reports the writes it made: wait for any in
+        // flight, then take them from the actuator's journal.
+        await actuator.settled();
+        result = { ...errorOutcome(error, signal), done: [...actuator.journal().slice(decisionsBefore)] };
       }
       failed = result.status === 'error';
       if (step.writes && mode === 'approve' && result.plan.length > 0 && approved.size === 0)
