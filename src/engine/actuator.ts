@@ -102,6 +102,16 @@ export function createActuator(options: ActuatorOptions): JournaledActuator {
   const BRAKE_ENGAGED = 'brake engaged: too many cluster writes in this window';
   const DEADLINE_PASSED = 'deadline passed: the run is over, nothing written';
 
+  /** The brake counts only writes that happened: one that did not is given back. */
+  async function giveBack(): Promise<void> {
+    await options.brake.refund?.(options.cluster);
+  }
+
+  async function refunded(done: DoneAction): Promise<DoneAction> {
+    await giveBack();
+    return done;
+  }
+
   /** Checked the moment a write is sent, after every slower check: the deadline and the lease. */
   function lateStop(): string | undefined {
     if (options.signal?.aborted) return DEADLINE_PASSED;
@@ -171,18 +181,23 @@ export function createActuator(options: ActuatorOptions): JournaledActuator {
         }
         if (!(await options.brake.tryWrite(options.cluster))) return result('blocked', BRAKE_ENGAGED);
         const late = lateStop();
-        if (late) return result('skipped', late);
-        const evicted = await kube.evict(target.namespace, target.name, { uid: target.uid });
+        if (late) return refunded(result('skipped', late));
+        const evicted = await kube
+          .evict(target.namespace, target.name, { uid: target.uid })
+          .catch(async (error) => {
+            await giveBack();
+            throw error;
+          });
         switch (evicted.outcome) {
           case 'evicted':
             counts.evictions++;
             return result('done', reason);
           case 'blocked-by-pdb':
-            return result('blocked', evicted.message);
+            return refunded(result('blocked', evicted.message));
           case 'gone':
-            return result('skipped', 'the pod is already gone');
+            return refunded(result('skipped', 'the pod is already gone'));
           case 'uid-changed':
-            return result('skipped', 'the pod was replaced since it was checked (uid changed)');
+            return refunded(result('skipped', 'the pod was replaced since it was checked (uid changed)'));
         }
       } catch (error) {
         if (error instanceof KubeError && error.kind === 'not-found')
@@ -211,8 +226,11 @@ export function createActuator(options: ActuatorOptions): JournaledActuator {
         if (stop) return result(stop.outcome, stop.detail);
         if (!(await options.brake.tryWrite(options.cluster))) return result('blocked', BRAKE_ENGAGED);
         const late = lateStop();
-        if (late) return result('skipped', late);
-        await kube.deletePod(agent.namespace, agent.name, agent.uid);
+        if (late) return refunded(result('skipped', late));
+        await kube.deletePod(agent.namespace, agent.name, agent.uid).catch(async (error) => {
+          await giveBack();
+          throw error;
+        });
         counts.agentRestarts++;
         return result('done', reason);
       } catch (error) {

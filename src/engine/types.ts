@@ -109,10 +109,12 @@ export interface Actuator {
   restartAgent(node: string, reason: string): Promise<DoneAction>;
 }
 
-/** Cluster writes allowed per window across every source (issue: event plane); the engine asks before each write. */
+/** Cluster writes allowed per window across every source; the actuator asks before each write. */
 export interface Brake {
   /** Takes one write from the budget; false when the brake is engaged. */
   tryWrite(cluster: string): Promise<boolean>;
+  /** Gives back one write this run took that did not happen (the cluster refused it, or it failed). */
+  refund?(cluster: string): Promise<void>;
 }
 
 export interface Logger {

@@ -32,12 +32,23 @@ export interface JobResult {
   report?: Report;
 }
 
-/** The brake, counted in the shared store so every source and every worker draws from one budget. */
+/**
+ * The brake of one run, counted in the shared store so every source and every worker draws from
+ * one budget; a write that did not happen gives one of this run's tickets back.
+ */
 export function storeBrake(context: Pick<WorkerContext, 'config' | 'store' | 'now'>): Brake {
   const { maxWrites, windowMinutes } = context.config.limits.brake;
+  const tickets: string[] = [];
   return {
-    tryWrite: async (cluster) =>
-      (await context.store.brake.take(cluster, maxWrites, windowMinutes * 60, context.now())) !== undefined,
+    async tryWrite(cluster) {
+      const ticket = await context.store.brake.take(cluster, maxWrites, windowMinutes * 60, context.now());
+      if (ticket) tickets.push(ticket);
+      return ticket !== undefined;
+    },
+    async refund(cluster) {
+      const ticket = tickets.pop();
+      if (ticket) await context.store.brake.refund(cluster, ticket);
+    },
   };
 }
 
@@ -96,7 +107,9 @@ export async function runJob(job: Job, context: WorkerContext): Promise<JobResul
     // Another delivery of this very job is running it, or died with the lease: come back later,
     // when it has finished (and this delivery does nothing) or its lease has lapsed (interrupted).
     if (own?.status === 'running')
-      throw new Error(`job ${job.id} is running in another worker (it holds the lease); checking again later`);
+      throw new Error(
+        `job ${job.id} is running in another worker (it holds the lease); checking again later`,
+      );
     // An approved plan must not be lost to a run that happens to overlap: let the queue bring it back.
     if (job.resume)
       throw new Error(`${job.runbook} on ${job.cluster} is busy; the approved run will be retried`);
