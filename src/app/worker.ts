@@ -1,6 +1,7 @@
 import type { Job } from '../queue/job.ts';
 import { parseJob } from '../queue/job-schema.ts';
 import type { DeadLetter } from '../queue/types.ts';
+import { pendingKey } from '../routing/admit.ts';
 import { type JobResult, runJob } from '../worker/run-job.ts';
 import type { AppPorts, ClusterPorts } from './ports.ts';
 
@@ -12,20 +13,32 @@ export interface Worker {
 }
 
 export function createWorker(ports: Omit<AppPorts, 'queue'>, clusters: ClusterPorts): Worker {
+  /**
+   * The job leaves the queue: the next automatic job for its pair may queue again, so an alert
+   * that comes while this run is under way gets a run after it.
+   */
+  const settle = async (job: Job) => {
+    const pending = pendingKey(job);
+    if (pending) await ports.store.dedupe.release(pending);
+  };
+  const run = (job: Job) =>
+    runJob(job, {
+      config: ports.config,
+      store: ports.store,
+      runbooks: clusters.runbooks,
+      connect: (cluster) => clusters.connect(cluster),
+      chat: ports.chat,
+      defaultChannel: ports.defaultChannel,
+      now: ports.now,
+      log: ports.log,
+      ...(clusters.deadlineMs ? { deadlineMs: clusters.deadlineMs } : {}),
+      ...(clusters.onProgress ? { onProgress: clusters.onProgress } : {}),
+    });
   return {
-    run: (job) =>
-      runJob(job, {
-        config: ports.config,
-        store: ports.store,
-        runbooks: clusters.runbooks,
-        connect: (cluster) => clusters.connect(cluster),
-        chat: ports.chat,
-        defaultChannel: ports.defaultChannel,
-        now: ports.now,
-        log: ports.log,
-        ...(clusters.deadlineMs ? { deadlineMs: clusters.deadlineMs } : {}),
-        ...(clusters.onProgress ? { onProgress: clusters.onProgress } : {}),
-      }),
+    async run(job) {
+      await settle(job);
+      return run(job);
+    },
     async deadLettered(letter) {
       let job: Job;
       try {
@@ -34,6 +47,7 @@ export function createWorker(ports: Omit<AppPorts, 'queue'>, clusters: ClusterPo
         ports.log.error('a message that is not a job was dead-lettered', { reason: letter.reason });
         return;
       }
+      await settle(job);
       const runId = job.resume?.runId ?? job.id;
       const record = await ports.store.runs.get(runId);
       const why = `gave up after ${letter.attempts} ${letter.attempts === 1 ? 'attempt' : 'attempts'}: ${letter.reason}`;

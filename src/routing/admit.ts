@@ -53,11 +53,24 @@ export function queuedRecord(job: Job, now: Date): RunRecord {
   };
 }
 
+const AUTOMATIC: ReadonlySet<Trigger['source']> = new Set(['alertmanager', 'cloudwatch', 'schedule']);
+
+/**
+ * The claim an automatic job holds on its (cluster, runbook) while it waits in the queue: an alert
+ * storm (a group that keeps changing, fifty alerts one by one) queues one run per pair, not one
+ * per notification. People's requests and approvals are never folded into another run.
+ */
+export function pendingKey(job: Job): string | undefined {
+  if (job.resume || !AUTOMATIC.has(job.trigger.source)) return undefined;
+  return `pending|${job.cluster}|${job.runbook}|${job.mode}`;
+}
+
 /**
  * Makes jobs safe to queue: a job whose source lacks the authority to write is refused; a job
- * whose dedupe key was claimed within the window is a duplicate and goes nowhere; the rest are
- * recorded and queued. (Leases are taken by the worker, for the
- * length of the run; the brake is counted per cluster write by the actuator.)
+ * whose dedupe key was claimed within the window, or whose (cluster, runbook) already has an
+ * automatic run waiting or running, is a duplicate and goes nowhere; the rest are recorded and
+ * queued. (Leases are taken by the worker, for the length of the run; the brake is counted per
+ * cluster write by the actuator.)
  */
 export async function admit(jobs: readonly Job[], context: AdmitContext): Promise<Admission> {
   const ttlSeconds = context.config.limits.dedupeMinutes * 60;
@@ -72,6 +85,11 @@ export async function admit(jobs: readonly Job[], context: AdmitContext): Promis
       admission.duplicates.push(job);
       continue;
     }
+    const pending = pendingKey(job);
+    if (pending && !(await context.store.dedupe.claim(pending, ttlSeconds, context.now()))) {
+      admission.duplicates.push(job);
+      continue;
+    }
     try {
       // A resumed run keeps its record (it already holds the plan and the first report).
       if (!job.resume) await context.store.runs.put(queuedRecord(job, context.now()));
@@ -79,6 +97,7 @@ export async function admit(jobs: readonly Job[], context: AdmitContext): Promis
     } catch (error) {
       // Not queued, so not claimed: the sender's retry must be able to run it.
       await context.store.dedupe.release(job.dedupeKey);
+      if (pending) await context.store.dedupe.release(pending);
       throw error;
     }
     admission.queued.push(job);

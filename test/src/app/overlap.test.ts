@@ -28,14 +28,27 @@ function notification(n: number): unknown {
   return webhook;
 }
 
-describe('30 notifications for one (cluster, runbook) at once', () => {
+/** The n-th person asking for a dry run of unmanaged-pods from the terminal: never folded into another run. */
+function cliRequest(n: number) {
+  return {
+    source: 'cli' as const,
+    receivedAt: new Date().toISOString(),
+    deliveryKey: `cli:${n}`,
+    alerts: [],
+    cluster: CLUSTER,
+    runbook: 'unmanaged-pods',
+    actor: { kind: 'user' as const, id: `local:person-${n}` },
+  };
+}
+
+describe('30 notifications and 30 requests for one (cluster, runbook) at once', () => {
   let scenario: SimUnderTest;
   beforeAll(async () => {
     scenario = await startScenario(['healthy']);
   });
   afterAll(() => scenario.sim.close());
 
-  it('never run two at once: every run holds the lease alone, the rest are coalesced into it', async () => {
+  it('never run two at once, and the alerts queue one run between them', async () => {
     const store = memoryStore();
     let running = 0;
     let mostAtOnce = 0;
@@ -72,17 +85,19 @@ describe('30 notifications for one (cluster, runbook) at once', () => {
     });
     const app = createApp({ ...ports, queue });
 
-    await Promise.all(
-      Array.from({ length: 30 }, (_, n) =>
+    const dispatched = await Promise.all([
+      ...Array.from({ length: 30 }, (_, n) =>
         app.dispatch(parseAlertmanager(notification(n), { receivedAt: new Date() })),
       ),
-    );
+      ...Array.from({ length: 30 }, (_, n) => app.dispatch(cliRequest(n))),
+    ]);
     await queue.idle();
 
+    // The alerts, however many, queue one run; each person's request is its own.
+    expect(dispatched.slice(0, 30).flatMap((d) => d.queued)).toHaveLength(1);
     const runs = await store.runs.list({ limit: 100 });
-    expect(runs).toHaveLength(30);
-    const ran = runs.filter((r) => r.status === 'done');
-    expect(ran.length).toBeGreaterThanOrEqual(1);
+    expect(runs).toHaveLength(31);
+    expect(runs.filter((r) => r.status === 'done').length).toBeGreaterThanOrEqual(1);
     for (const run of runs.filter((r) => r.status === 'duplicate'))
       expect(run.error).toBe(`another unmanaged-pods run on ${CLUSTER} is in progress`);
     expect(mostAtOnce).toBe(1);
