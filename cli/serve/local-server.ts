@@ -3,6 +3,7 @@ import { serve } from '@hono/node-server';
 import { createHttpApp, type HttpSecrets } from '../../functions/http-app.ts';
 import { RUNBOOKS } from '../../runbooks/index.ts';
 import { type App, createApp } from '../../src/app/app.ts';
+import type { ClusterPorts } from '../../src/app/ports.ts';
 import { createWorker } from '../../src/app/worker.ts';
 import type { ApproverDirectory, ChatSink } from '../../src/chat/types.ts';
 import type { ResponderConfig } from '../../src/config/schema.ts';
@@ -21,6 +22,8 @@ export interface LocalServerOptions {
   store?: StateStore;
   /** Resolves approvers configured as Slack user groups. */
   directory?: ApproverDirectory;
+  /** How the worker reaches clusters; by default the config's clusters (a `sim` one starts in-process). */
+  connect?: ClusterPorts['connect'];
   port?: number;
   host?: string;
 }
@@ -44,7 +47,7 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
   };
   const worker = createWorker(base, {
     runbooks: RUNBOOKS,
-    connect: (cluster) => clusters.connect(cluster),
+    connect: options.connect ?? ((cluster) => clusters.connect(cluster)),
   });
   const queue = memoryQueue({
     handle: (job) => worker.run(job),
