@@ -4,6 +4,7 @@ import type { DeadLetter } from '../queue/types.ts';
 import { pendingKey } from '../routing/admit.ts';
 import { type JobResult, runJob } from '../worker/run-job.ts';
 import type { AppPorts, ClusterPorts } from './ports.ts';
+import { summarizeSweepIfDone } from './sweep-summary.ts';
 
 /** Runs queued jobs: the part of the responder that reaches clusters. */
 export interface Worker {
@@ -37,7 +38,9 @@ export function createWorker(ports: Omit<AppPorts, 'queue'>, clusters: ClusterPo
   return {
     async run(job) {
       await settle(job);
-      return run(job);
+      const result = await run(job);
+      await summarizeSweepIfDone(job, ports);
+      return result;
     },
     async deadLettered(letter) {
       let job: Job;

@@ -84,6 +84,8 @@ const ScheduleSchema = z
     /** Default: every runbook. */
     runbooks: z.array(z.string().min(1)).min(1).optional(),
     mode: modeSchema.default('dry-run'),
+    /** A sweep that finds nothing new and nothing open posts one quiet line, or nothing (`silent`). */
+    whenClean: z.enum(['line', 'silent']).default('line'),
   })
   .strict();
 

@@ -45,6 +45,7 @@ export function queuedRecord(job: Job, now: Date): RunRecord {
     source: job.trigger.source,
     actor: job.trigger.actor.name ?? job.trigger.actor.id,
     reason: reasonOf(job.trigger),
+    deliveryKey: job.trigger.deliveryKey,
     params: job.params,
     status: 'queued',
     plan: [],

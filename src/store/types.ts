@@ -71,6 +71,8 @@ export interface RunRecord {
   actor: string;
   /** Alert names (or the command) that started it. */
   reason: string;
+  /** The delivery that started it: the runs of one sweep (or one alert group) share it. */
+  deliveryKey?: string;
   /** The runbook parameters the run was asked with; an approved resume runs with the same. */
   params: Record<string, unknown>;
   status: RunStatus;
