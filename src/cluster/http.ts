@@ -2,6 +2,7 @@ import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest, type RequestOptions } from 'node:https';
 import type { KubeConfig } from '@kubernetes/client-node';
 import type { Operation } from './status.ts';
+import { connectionProblem } from './tls-error.ts';
 import { KubeError } from './types.ts';
 
 export interface HttpRequest extends Operation {
@@ -106,7 +107,7 @@ export function httpSender(kc: KubeConfig, options: HttpOptions): SendRequest {
         fail('timeout', `no answer within ${options.timeoutMs} ms`);
         outgoing.destroy();
       }, options.timeoutMs);
-      outgoing.on('error', (error) => fail('unavailable', error.message));
+      outgoing.on('error', (error) => fail('unavailable', connectionProblem(error, url.origin)));
       outgoing.end(payload);
     });
   };
