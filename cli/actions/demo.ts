@@ -11,7 +11,12 @@ const MODES: readonly Mode[] = ['dry-run', 'auto'];
 
 /** The command's work, loaded only when it runs. */
 export async function demoAction(setExitCode: (code: number) => void) {
-  const config = withCluster(undefined, { name: 'sim', sim: { scenarios: ['all'] } });
+  // The simulated agents drop probes at once: a short drop watch sees them (15 s on a real cluster).
+  const config = withCluster(undefined, {
+    name: 'sim',
+    sim: { scenarios: ['all'] },
+    params: { 'host-identity': { monitorSeconds: 2 } },
+  });
   // One simulated cluster for both passes, so auto acts on what dry-run planned.
   const clusters = clusterConnector();
   const store = memoryStore();

@@ -45,10 +45,12 @@ describe('the example config', () => {
         sim: { scenarios: ['all'] },
         ciliumNamespace: 'kube-system',
         channel: '#cilium-incidents',
-        params: {},
+        params: { 'host-identity': { monitorSeconds: 2 } },
       },
     ]);
-    expect(config.schedules).toEqual([{ name: 'nightly', expression: 'cron(0 3 * * ? *)', mode: 'dry-run' }]);
+    expect(config.schedules).toEqual([
+      { name: 'nightly', expression: 'cron(0 3 * * ? *)', mode: 'dry-run', whenClean: 'line' },
+    ]);
     expect(config.limits.dedupeMinutes).toBeGreaterThanOrEqual(10);
     for (const ids of Object.values(config.approvers)) {
       for (const id of ids) expect(id).toMatch(/^[US][A-Z0-9]+$/);
