@@ -1,4 +1,4 @@
-import { type KubeFacade, type KubeObject, RESOURCES } from '../../src/cluster/types.ts';
+import { type KubeObject, type KubeReader, RESOURCES } from '../../src/cluster/types.ts';
 import { policyView, restrictingPolicies } from './network-policy.ts';
 
 /** A pod failing its probes while a NetworkPolicy restricts who may reach it. */
@@ -64,7 +64,7 @@ function podView(object: KubeObject): PodView {
 }
 
 /** Probe failures recorded against pods: namespace → pod name → one of its events. */
-async function probeFailures(kube: KubeFacade): Promise<Map<string, Map<string, ProbeEvent>>> {
+async function probeFailures(kube: KubeReader): Promise<Map<string, Map<string, ProbeEvent>>> {
   const events = await kube.list(RESOURCES.events, {
     fieldSelector: 'reason=Unhealthy',
     project: probeEvent,
@@ -84,7 +84,7 @@ async function probeFailures(kube: KubeFacade): Promise<Map<string, Map<string, 
  * uid), and are selected by a NetworkPolicy that restricts ingress: the pods a missing host mark
  * hurts. hostNetwork pods are left out: their probes never cross Cilium's policy.
  */
-export async function podsFailingProbesUnderPolicy(kube: KubeFacade): Promise<ProbedPod[]> {
+export async function podsFailingProbesUnderPolicy(kube: KubeReader): Promise<ProbedPod[]> {
   const found: ProbedPod[] = [];
   for (const [namespace, failures] of await probeFailures(kube)) {
     const [pods, policies] = await Promise.all([

@@ -124,15 +124,13 @@ export interface ExecResult {
   message?: string;
 }
 
-export interface KubeFacade {
+/** What runbook steps may do with a cluster: look, and run commands in Cilium agents. */
+export interface KubeReader {
   /** A short name for messages and fingerprints (config name, or kubeconfig context). */
   readonly clusterName: string;
   get(resource: ResourceRef, namespace: string | undefined, name: string): Promise<KubeObject>;
   /** A paged list, projected per item. */
   list<T = KubeObject>(resource: ResourceRef, options: ListOptions<T>): Promise<T[]>;
-  evict(namespace: string, name: string, options: EvictOptions): Promise<EvictionResult>;
-  /** Deletes a pod with a uid precondition (agent restarts go through here; its DaemonSet brings it back). */
-  deletePod(namespace: string, name: string, uid: string): Promise<void>;
   exec(
     namespace: string,
     pod: string,
@@ -140,6 +138,24 @@ export interface KubeFacade {
     command: string[],
     options?: ExecOptions,
   ): Promise<ExecResult>;
+}
+
+/** The whole facade, writes included: only the actuator holds it. */
+export interface KubeFacade extends KubeReader {
+  evict(namespace: string, name: string, options: EvictOptions): Promise<EvictionResult>;
+  /** Deletes a pod with a uid precondition (agent restarts go through here; its DaemonSet brings it back). */
+  deletePod(namespace: string, name: string, uid: string): Promise<void>;
+}
+
+/** A read-only view of a facade: an object that has no write methods at all, not just a narrower type. */
+export function readOnly(kube: KubeReader): KubeReader {
+  return {
+    clusterName: kube.clusterName,
+    get: (resource, namespace, name) => kube.get(resource, namespace, name),
+    list: (resource, options) => kube.list(resource, options),
+    exec: (namespace, pod, container, command, options) =>
+      kube.exec(namespace, pod, container, command, options),
+  };
 }
 
 /** A Cilium agent pod, found by `k8s-app=cilium` in the Cilium namespace. */

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { ClusterAccess } from '../cluster/types.ts';
+import { type ClusterAccess, readOnly } from '../cluster/types.ts';
 import { createActuator } from './actuator.ts';
 import { fingerprint } from './fingerprint.ts';
 import { outcome } from './outcome.ts';
@@ -99,6 +99,8 @@ export async function runRunbook<P>(options: RunOptions<P>): Promise<Report> {
     signal,
     ...(options.fence ? { fence: options.fence } : {}),
   });
+  // Steps get a handle with no write methods; the actuator above holds the one that writes.
+  const kube = readOnly(access.kube);
   const state = new Map<string, unknown>();
   const steps: StepReport[] = [];
   let stoppedForApproval = false;
@@ -108,7 +110,7 @@ export async function runRunbook<P>(options: RunOptions<P>): Promise<Report> {
     const stepStarted = performance.now();
     const ctx: StepContext<P> = {
       cluster: access.name,
-      kube: access.kube,
+      kube,
       cilium: access.cilium,
       ...(access.aws ? { aws: access.aws } : {}),
       mode,

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { CiliumFacade, KubeFacade } from '../cluster/types.ts';
+import type { CiliumFacade, KubeReader } from '../cluster/types.ts';
 
 /**
  * The runbook engine's vocabulary. A runbook is a list of steps; a step looks at the cluster (and
@@ -125,7 +125,8 @@ export interface Logger {
 
 export interface StepContext<P = Record<string, unknown>> {
   cluster: string;
-  kube: KubeFacade;
+  /** Reads only: every write goes through `actuator`, which alone holds the writing facade. */
+  kube: KubeReader;
   cilium: CiliumFacade;
   /** Set on EKS: the region of the cluster's AWS resources. */
   aws?: { region: string };
