@@ -150,7 +150,9 @@ export interface KubeFacade extends KubeReader {
 /** A read-only view of a facade: an object that has no write methods at all, not just a narrower type. */
 export function readOnly(kube: KubeReader): KubeReader {
   return {
-    clusterName: kube.clusterName,
+    get clusterName() {
+      return kube.clusterName;
+    },
     get: (resource, namespace, name) => kube.get(resource, namespace, name),
     list: (resource, options) => kube.list(resource, options),
     exec: (namespace, pod, container, command, options) =>
