@@ -2,14 +2,13 @@ import type { Runbook } from '../../src/engine/types.ts';
 import { type Params, paramsSchema } from './params.ts';
 import { nodeHealthStep } from './steps/node-health.ts';
 import { routingConfigStep } from './steps/routing-config.ts';
-import { type Ec2Deps, securityGroupsStep } from './steps/security-groups.ts';
+import { securityGroupsStep } from './steps/security-groups.ts';
 
 export { type HealthReport, parseCiliumHealth } from './health.ts';
 export type { Params } from './params.ts';
 
-/** The runbook with its EC2 access chosen by the caller (tests pass a mocked client, the CLI a real one). */
-export function tunnelDatapathWith(deps: Ec2Deps): Runbook<Params> {
-  return {
+/** Reads the node security groups through the cluster's AWS side, when it has one. */
+export const tunnelDatapath: Runbook<Params> = {
     id: 'tunnel-datapath',
     title: 'Cross-node traffic dropped in the tunnel',
     summary:
@@ -17,9 +16,5 @@ export function tunnelDatapathWith(deps: Ec2Deps): Runbook<Params> {
     doc: 'runbooks/tunnel-datapath/README.md',
     params: paramsSchema,
     answers: ['CiliumUnreachableNodes', 'CiliumNodeConnectivityDown'],
-    steps: [routingConfigStep, nodeHealthStep, securityGroupsStep(deps)],
-  };
-}
-
-/** Reads security groups only when `params.aws.region` is set (EKS). */
-export const tunnelDatapath: Runbook<Params> = tunnelDatapathWith({});
+    steps: [routingConfigStep, nodeHealthStep, securityGroupsStep],
+};

@@ -1,8 +1,6 @@
 import { z } from 'zod';
 
-export const paramsSchema = z.object({
-  /** Set on EKS clusters: the node security groups are read from EC2 in this region. */
-  aws: z.object({ region: z.string().min(1) }).optional(),
-});
+/** The runbook takes no parameters: the AWS side (account, region) comes with the cluster. */
+export const paramsSchema = z.object({});
 
 export type Params = z.infer<typeof paramsSchema>;

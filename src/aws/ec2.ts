@@ -4,11 +4,11 @@
  * other nodes. Read-only: DescribeInstances and DescribeSecurityGroups.
  */
 import {
-  DescribeInstancesCommand,
-  DescribeSecurityGroupsCommand,
-  EC2Client,
+  type EC2Client,
   type Instance,
   type IpPermission,
+  paginateDescribeInstances,
+  paginateDescribeSecurityGroups,
 } from '@aws-sdk/client-ec2';
 
 /** A node's address and security groups, as its primary network interface has them. */
@@ -47,16 +47,27 @@ export interface TrafficSource {
   addresses: readonly string[];
 }
 
-/** AWS calls that hang would hold a run; the SDK's own retries still apply. */
-const REQUEST_HANDLER = { connectionTimeout: 5_000, requestTimeout: 15_000 };
 /** EC2 takes at most 200 values per filter. */
 const FILTER_VALUES = 200;
 const PROTOCOL_NAMES: Record<string, string> = { '1': 'icmp', '6': 'tcp', '17': 'udp', '58': 'icmpv6' };
 const DENIED = new Set(['UnauthorizedOperation', 'AccessDenied', 'AccessDeniedException']);
 
-/** An EC2 client with the environment's credentials. */
-export function ec2Client(region: string): EC2Client {
-  return new EC2Client({ region, requestHandler: REQUEST_HANDLER });
+/**
+ * The EC2 reads the tunnel runbook makes, for one cluster: its account (the cluster's role when
+ * it has one) and its region. Runbooks get it from the cluster connection, never build a client.
+ */
+export interface Ec2Reader {
+  readonly region: string;
+  instanceNetworks(instanceIds: readonly string[]): Promise<InstanceNetwork[]>;
+  securityGroups(groupIds: readonly string[]): Promise<SecurityGroupRules[]>;
+}
+
+export function ec2Reader(ec2: EC2Client, region: string): Ec2Reader {
+  return {
+    region,
+    instanceNetworks: (ids) => describeInstanceNetworks(ec2, ids),
+    securityGroups: (ids) => describeSecurityGroups(ec2, ids),
+  };
 }
 
 /** `aws:///us-west-2a/i-0abc...` → `i-0abc...`; undefined for nodes that are not EC2 instances. */
@@ -87,25 +98,20 @@ export class Ec2Error extends Error {
  * carries the node IP and so the tunnel). A filter, not InstanceIds, so an instance terminated
  * since the node list was read is left out instead of failing the call.
  */
-export async function describeInstanceNetworks(
+async function describeInstanceNetworks(
   ec2: EC2Client,
   instanceIds: readonly string[],
 ): Promise<InstanceNetwork[]> {
   const instances: Instance[] = [];
   for (const values of chunks(instanceIds)) {
-    let nextToken: string | undefined;
-    do {
-      const page = await call('DescribeInstances', () =>
-        ec2.send(
-          new DescribeInstancesCommand({
-            Filters: [{ Name: 'instance-id', Values: values }],
-            NextToken: nextToken,
-          }),
-        ),
-      );
-      instances.push(...(page.Reservations ?? []).flatMap((reservation) => reservation.Instances ?? []));
-      nextToken = page.NextToken;
-    } while (nextToken);
+    const pages = paginateDescribeInstances(
+      { client: ec2 },
+      { Filters: [{ Name: 'instance-id', Values: values }] },
+    );
+    await call('DescribeInstances', async () => {
+      for await (const page of pages)
+        instances.push(...(page.Reservations ?? []).flatMap((reservation) => reservation.Instances ?? []));
+    });
   }
   return instances.flatMap((instance) =>
     instance.InstanceId ? [instanceNetwork(instance, instance.InstanceId)] : [],
@@ -122,32 +128,28 @@ function instanceNetwork(instance: Instance, instanceId: string): InstanceNetwor
   };
 }
 
-export async function describeSecurityGroups(
+async function describeSecurityGroups(
   ec2: EC2Client,
   groupIds: readonly string[],
 ): Promise<SecurityGroupRules[]> {
   const groups: SecurityGroupRules[] = [];
   for (const values of chunks(groupIds)) {
-    let nextToken: string | undefined;
-    do {
-      const page = await call('DescribeSecurityGroups', () =>
-        ec2.send(
-          new DescribeSecurityGroupsCommand({
-            Filters: [{ Name: 'group-id', Values: values }],
-            NextToken: nextToken,
-          }),
-        ),
-      );
-      for (const group of page.SecurityGroups ?? []) {
-        if (!group.GroupId) continue;
-        groups.push({
-          groupId: group.GroupId,
-          groupName: group.GroupName,
-          ingress: (group.IpPermissions ?? []).map(ingressRule),
-        });
+    const pages = paginateDescribeSecurityGroups(
+      { client: ec2 },
+      { Filters: [{ Name: 'group-id', Values: values }] },
+    );
+    await call('DescribeSecurityGroups', async () => {
+      for await (const page of pages) {
+        for (const group of page.SecurityGroups ?? []) {
+          if (!group.GroupId) continue;
+          groups.push({
+            groupId: group.GroupId,
+            groupName: group.GroupName,
+            ingress: (group.IpPermissions ?? []).map(ingressRule),
+          });
+        }
       }
-      nextToken = page.NextToken;
-    } while (nextToken);
+    });
   }
   return groups;
 }

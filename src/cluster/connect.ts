@@ -5,10 +5,14 @@
 import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { EC2Client } from '@aws-sdk/client-ec2';
 import { KubeConfig } from '@kubernetes/client-node';
+import type { AwsCredentialIdentityProvider } from '@smithy/types';
+import { clusterClientConfig, clusterCredentials } from '../aws/credentials.ts';
+import { ec2Reader } from '../aws/ec2.ts';
 import { clusterAccess } from './access.ts';
 import { type EksOptions, eksKubeConfig } from './eks.ts';
-import type { ClusterAccess, ClusterRef } from './types.ts';
+import type { AwsSide, ClusterAccess, ClusterRef } from './types.ts';
 
 export interface ConnectOptions extends EksOptions {
   /** Per API request (the facade's default when absent). */
@@ -20,15 +24,21 @@ export async function connect(ref: ClusterRef, options: ConnectOptions = {}): Pr
   const timeout = options.requestTimeoutMs ? { requestTimeoutMs: options.requestTimeoutMs } : {};
   switch (ref.kind) {
     case 'eks': {
-      const { kubeConfig, token } = await eksKubeConfig(ref, options);
+      const { kubeConfig, token, credentials } = await eksKubeConfig(ref, options);
       return {
         ...clusterAccess(kubeConfig, { name: ref.name, ciliumNamespace, token, ...timeout }),
-        aws: { region: ref.region },
+        aws: awsSide(ref, credentials),
       };
     }
     case 'kubeconfig': {
       const kubeConfig = kubeconfigContext(ref.path, ref.context);
-      return clusterAccess(kubeConfig, { name: kubeConfig.getCurrentContext(), ciliumNamespace, ...timeout });
+      const access = clusterAccess(kubeConfig, {
+        name: kubeConfig.getCurrentContext(),
+        ciliumNamespace,
+        ...timeout,
+      });
+      if (!ref.aws) return access;
+      return { ...access, aws: awsSide(ref.aws, clusterCredentials(ref.aws, options.credentials)) };
     }
     case 'sim': {
       const kubeConfig = new KubeConfig();
@@ -36,6 +46,14 @@ export async function connect(ref: ClusterRef, options: ConnectOptions = {}): Pr
       return clusterAccess(kubeConfig, { name: kubeConfig.getCurrentContext(), ciliumNamespace, ...timeout });
     }
   }
+}
+
+/** A cluster's AWS side: EC2 reads in its region, signed with its credentials. */
+function awsSide(side: AwsSide, credentials: AwsCredentialIdentityProvider | undefined) {
+  return {
+    region: side.region,
+    ec2: ec2Reader(new EC2Client(clusterClientConfig(side, credentials)), side.region),
+  };
 }
 
 /** The kubeconfig file with `context` (or its current-context) selected, checked to exist. */

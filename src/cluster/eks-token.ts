@@ -11,6 +11,8 @@ export interface AwsCredentials {
   accessKeyId: string;
   secretAccessKey: string;
   sessionToken?: string;
+  /** When temporary credentials (an assumed role's) stop working; a token they signed stops with them. */
+  expiration?: Date;
 }
 
 export interface EksTokenOptions {
@@ -111,18 +113,21 @@ export function eksTokenProvider({
   credentials,
   now = () => new Date(),
 }: EksTokenProviderOptions): () => Promise<string> {
-  let cached: { token: Promise<string>; madeAt: number } | undefined;
+  let cached: { token: Promise<string>; madeAt: number; goodUntil: number } | undefined;
   return () => {
     const at = now();
     if (cached) {
       const age = at.getTime() - cached.madeAt;
       // A clock that went backwards (negative age) also gets a fresh token.
-      if (age >= 0 && age < TOKEN_REUSE_MS) return cached.token;
+      if (age >= 0 && age < TOKEN_REUSE_MS && at.getTime() < cached.goodUntil) return cached.token;
     }
-    const token = credentials().then((resolved) =>
-      eksToken({ cluster, region, credentials: resolved, now: at }),
-    );
-    const entry = { token, madeAt: at.getTime() };
+    const entry = { token: Promise.resolve(''), madeAt: at.getTime(), goodUntil: Number.POSITIVE_INFINITY };
+    const token = credentials().then((resolved) => {
+      // A token is only as good as the credentials that signed it: renew a minute before they end.
+      if (resolved.expiration) entry.goodUntil = resolved.expiration.getTime() - 60_000;
+      return eksToken({ cluster, region, credentials: resolved, now: at });
+    });
+    entry.token = token;
     cached = entry;
     token.catch(() => {
       if (cached === entry) cached = undefined;

@@ -1,13 +1,21 @@
+import type { Ec2Reader } from '../aws/ec2.ts';
+
 /**
  * The cluster edge as runbooks see it: a Kubernetes facade and a Cilium facade, with typed
  * errors. Implementations talk to EKS, a kubeconfig context or the simulator alike.
  */
 
+/** Where a cluster's AWS resources live (for the EC2 reads), and the role to read them with. */
+export interface AwsSide {
+  region: string;
+  roleArn?: string;
+}
+
 /** How to reach a cluster. */
 export type ClusterRef =
   | { kind: 'eks'; name: string; region: string; roleArn?: string; ciliumNamespace?: string }
   /** Without `path`: the default kubeconfig, as kubectl finds it ($KUBECONFIG, or ~/.kube/config). */
-  | { kind: 'kubeconfig'; path?: string; context?: string; ciliumNamespace?: string }
+  | { kind: 'kubeconfig'; path?: string; context?: string; ciliumNamespace?: string; aws?: AwsSide }
   | { kind: 'sim'; kubeconfig: string; ciliumNamespace?: string };
 
 export type KubeErrorKind =
@@ -216,6 +224,6 @@ export interface ClusterAccess {
   name: string;
   kube: KubeFacade;
   cilium: CiliumFacade;
-  /** Set for EKS clusters: where their AWS side (EC2 security groups) lives. */
-  aws?: { region: string };
+  /** Set for clusters with an AWS side: the EC2 reads, with the cluster's credentials and region. */
+  aws?: { region: string; ec2: Ec2Reader };
 }

@@ -5,7 +5,13 @@ import type { ClusterConfig } from './schema.ts';
 export function clusterRef(cluster: ClusterConfig): ClusterRef {
   const namespace = { ciliumNamespace: cluster.ciliumNamespace };
   if (cluster.eks) return { kind: 'eks', ...cluster.eks, ...namespace };
-  if (cluster.kubeconfig) return { kind: 'kubeconfig', ...cluster.kubeconfig, ...namespace };
+  if (cluster.kubeconfig)
+    return {
+      kind: 'kubeconfig',
+      ...cluster.kubeconfig,
+      ...namespace,
+      ...(cluster.aws ? { aws: cluster.aws } : {}),
+    };
   throw new Error(
     `cluster ${cluster.name} is a simulator: run it with --sim ${cluster.sim?.scenarios.join(',')}`,
   );

@@ -37,12 +37,30 @@ const ClusterSchema = z
     ciliumNamespace: z.string().min(1).default('kube-system'),
     /** Chat channel for this cluster's reports. */
     channel: z.string().min(1).optional(),
-    /** Runbook params for this cluster, per runbook id (e.g. `tunnel-datapath: { aws: { region } }`). */
+    /**
+     * A kubeconfig cluster's AWS side (an EKS cluster reached through a kubeconfig context): where
+     * the EC2 reads go, and the role they use. An `eks` cluster has it already.
+     */
+    aws: z
+      .object({
+        region: z.string().regex(/^[a-z]{2}(-[a-z]+)+-\d$/, 'an AWS region such as eu-west-1'),
+        roleArn: z
+          .string()
+          .regex(/^arn:aws[\w-]*:iam::\d{12}:role\/.+$/, 'an IAM role ARN')
+          .optional(),
+      })
+      .strict()
+      .optional(),
+    /** Runbook params for this cluster, per runbook id (e.g. `host-identity: { monitorSeconds: 30 }`). */
     params: z.record(z.string(), z.record(z.string(), z.unknown())).default({}),
   })
   .strict()
   .refine((cluster) => [cluster.eks, cluster.kubeconfig, cluster.sim].filter(Boolean).length === 1, {
     message: 'set exactly one of eks, kubeconfig or sim',
+  })
+  .refine((cluster) => !cluster.aws || cluster.kubeconfig, {
+    message: 'aws belongs with a kubeconfig cluster (an eks cluster has its region and role already)',
+    path: ['aws'],
   });
 
 /** What a trigger must carry for a route to take it; every field given must match. */

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { CiliumFacade, KubeReader } from '../cluster/types.ts';
+import type { CiliumFacade, ClusterAccess, KubeReader } from '../cluster/types.ts';
 
 /**
  * The runbook engine's vocabulary. A runbook is a list of steps; a step looks at the cluster (and
@@ -128,8 +128,8 @@ export interface StepContext<P = Record<string, unknown>> {
   /** Reads only: every write goes through `actuator`, which alone holds the writing facade. */
   kube: KubeReader;
   cilium: CiliumFacade;
-  /** Set on EKS: the region of the cluster's AWS resources. */
-  aws?: { region: string };
+  /** Set when the cluster has an AWS side: its region, and the EC2 reads with its credentials. */
+  aws?: ClusterAccess['aws'];
   mode: Mode;
   limits: Limits;
   params: P;

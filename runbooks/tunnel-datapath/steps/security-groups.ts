@@ -1,22 +1,10 @@
-import type { EC2Client } from '@aws-sdk/client-ec2';
-import {
-  describeInstanceNetworks,
-  describeSecurityGroups,
-  ec2Client,
-  instanceIdFromProviderId,
-  type SecurityGroupRules,
-} from '../../../src/aws/ec2.ts';
+import { instanceIdFromProviderId, type SecurityGroupRules } from '../../../src/aws/ec2.ts';
 import { type KubeObject, RESOURCES } from '../../../src/cluster/types.ts';
 import { outcome, statusFor } from '../../../src/engine/outcome.ts';
 import type { Evidence, Step } from '../../../src/engine/types.ts';
 import type { Params } from '../params.ts';
 import { blockedFinding, blockedIngress, describeRule, nodeTraffic } from '../security-groups.ts';
 import { notApplicable, readRouting } from './routing-config.ts';
-
-export interface Ec2Deps {
-  /** An EC2 client for the cluster's account and region; without it, `params.aws.region` makes one. */
-  ec2?: EC2Client;
-}
 
 function instanceOf(node: KubeObject): { node: string; instanceId?: string } {
   const spec = node.spec as { providerID?: string } | undefined;
@@ -31,21 +19,22 @@ function ruleEvidence(group: SecurityGroupRules): Evidence {
   };
 }
 
-/** The node security groups, read from EC2 only when the run knows it is on EKS (a client or a region). */
-export function securityGroupsStep(deps: Ec2Deps): Step<Params> {
-  return {
+/**
+ * The node security groups, read from EC2 through the cluster's connection (its account and
+ * region), when the cluster has an AWS side: an EKS cluster, or `aws` on a kubeconfig cluster.
+ */
+export const securityGroupsStep: Step<Params> = {
     id: 'security-groups',
     title: 'Node security groups allow the tunnel',
     writes: false,
     async run(ctx) {
       const routing = await readRouting(ctx);
       if (routing.mode === 'native') return notApplicable(routing);
-      const region = ctx.params.aws?.region ?? ctx.aws?.region;
-      const ec2 = deps.ec2 ?? (region ? ec2Client(region) : undefined);
+      const ec2 = ctx.aws?.ec2;
       if (!ec2) {
         return outcome(
           'skip',
-          'not checked: not an EKS cluster (set the aws.region parameter to check node security groups)',
+          'not checked: the cluster has no AWS side in the config (an eks cluster, or aws.region on a kubeconfig cluster)',
         );
       }
       const agentNodes = new Set((await ctx.cilium.agents()).map((agent) => agent.node));
@@ -56,13 +45,10 @@ export function securityGroupsStep(deps: Ec2Deps): Step<Params> {
       if (instanceIds.length === 0) {
         return outcome('skip', 'not checked: no Cilium node is an EC2 instance (no aws:/// provider IDs)');
       }
-      const networks = await describeInstanceNetworks(ec2, instanceIds);
-      const groups = await describeSecurityGroups(ec2, [
-        ...new Set(networks.flatMap((network) => network.groupIds)),
-      ]);
+      const networks = await ec2.instanceNetworks(instanceIds);
+      const groups = await ec2.securityGroups([...new Set(networks.flatMap((network) => network.groupIds))]);
       const blocked = blockedIngress(networks, groups, nodeTraffic(routing));
-      const fixRegion = region ?? (await ec2.config.region());
-      const findings = blocked.map((entry) => blockedFinding(entry, fixRegion));
+      const findings = blocked.map((entry) => blockedFinding(entry, ec2.region));
       const evidence = [
         {
           source: 'ec2: DescribeInstances',
@@ -76,5 +62,4 @@ export function securityGroupsStep(deps: Ec2Deps): Step<Params> {
           : `${groups.length} node security groups allow the tunnel port, 4240/tcp and ICMP between nodes`;
       return outcome(statusFor(findings), summary, { findings, evidence });
     },
-  };
-}
+};

@@ -1,8 +1,11 @@
+import type { EC2Client } from '@aws-sdk/client-ec2';
 import { DescribeInstancesCommand } from '@aws-sdk/client-ec2';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { tunnelDatapath, tunnelDatapathWith } from '../../../runbooks/tunnel-datapath/index.ts';
+import { tunnelDatapath } from '../../../runbooks/tunnel-datapath/index.ts';
 import type { ScenarioOptions } from '../../../sim/scenarios/index.ts';
+import { ec2Reader } from '../../../src/aws/ec2.ts';
 import { RESPONDER_RULES } from '../../../src/cluster/permissions.ts';
+import type { ClusterAccess } from '../../../src/cluster/types.ts';
 import { runRunbook } from '../../../src/engine/run.ts';
 import type { Report, StepReport } from '../../../src/engine/types.ts';
 import { type SimUnderTest, simAccess, startScenario } from '../../helpers/sim-access.ts';
@@ -10,11 +13,13 @@ import { ec2FromSim } from './ec2-from-sim.ts';
 
 const STEP_IDS = ['routing-config', 'node-to-node-health', 'security-groups'];
 
-async function run(
-  under: SimUnderTest,
-  runbook = tunnelDatapathWith({ ec2: ec2FromSim(under.sim.cluster).ec2 }),
-) {
-  return runRunbook({ runbook, access: under.access, mode: 'dry-run' });
+/** The cluster with an AWS side whose EC2 answers from the simulated cluster (or `ec2`). */
+function withEc2(access: ClusterAccess, ec2: EC2Client): ClusterAccess {
+  return { ...access, aws: { region: 'us-west-2', ec2: ec2Reader(ec2, 'us-west-2') } };
+}
+
+async function run(under: SimUnderTest, ec2 = ec2FromSim(under.sim.cluster).ec2) {
+  return runRunbook({ runbook: tunnelDatapath, access: withEc2(under.access, ec2), mode: 'dry-run' });
 }
 
 function step(report: Report, id: string): StepReport {
@@ -148,7 +153,7 @@ describe('tunnel-datapath on healthy clusters', () => {
     const under = await startScenario(['healthy'], { scenario: { routingMode: 'native' } });
     try {
       const { ec2, mock } = ec2FromSim(under.sim.cluster);
-      const report = await run(under, tunnelDatapathWith({ ec2 }));
+      const report = await run(under, ec2);
       expect(report.steps.map((s) => [s.id, s.status])).toEqual([
         ['routing-config', 'pass'],
         ['node-to-node-health', 'skip'],
@@ -208,8 +213,8 @@ describe('tunnel-datapath when access is missing', () => {
     const grant = under.sim.issueToken('no-exec', rules);
     const { ec2 } = ec2FromSim(under.sim.cluster);
     const report = await runRunbook({
-      runbook: tunnelDatapathWith({ ec2 }),
-      access: simAccess(under.sim, grant.token),
+      runbook: tunnelDatapath,
+      access: withEc2(simAccess(under.sim, grant.token), ec2),
       mode: 'dry-run',
     });
     expect(report.verdict).toBe('failed');
@@ -226,7 +231,7 @@ describe('tunnel-datapath when access is missing', () => {
         name: 'UnauthorizedOperation',
       }),
     );
-    const report = await run(under, tunnelDatapathWith({ ec2 }));
+    const report = await run(under, ec2);
     expect(report.verdict).toBe('failed');
     const groups = step(report, 'security-groups');
     expect(groups.status).toBe('error');
@@ -234,13 +239,13 @@ describe('tunnel-datapath when access is missing', () => {
     expect(step(report, 'node-to-node-health').findings.length).toBeGreaterThan(0);
   });
 
-  it('without EC2 (no aws.region), still reports the broken paths and says how to check the groups', async () => {
+  it('without an AWS side, still reports the broken paths and says how to check the groups', async () => {
     const report = await runRunbook({ runbook: tunnelDatapath, access: under.access, mode: 'dry-run' });
     expect(targets(report, 'TUNNEL_PATH_DOWN')).toEqual(brokenPairs(under));
     const groups = step(report, 'security-groups');
     expect(groups.status).toBe('skip');
     expect(groups.summary).toBe(
-      'not checked: not an EKS cluster (set the aws.region parameter to check node security groups)',
+      'not checked: the cluster has no AWS side in the config (an eks cluster, or aws.region on a kubeconfig cluster)',
     );
     expect(report.verdict).toBe('degraded');
   });

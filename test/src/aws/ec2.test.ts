@@ -4,8 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import {
   allowsBetween,
   cidrContains,
-  describeInstanceNetworks,
-  describeSecurityGroups,
+  ec2Reader,
   type IngressRule,
   instanceIdFromProviderId,
   type SecurityGroupRules,
@@ -146,7 +145,7 @@ describe('EC2 readers', () => {
           },
         ],
       });
-    await expect(describeInstanceNetworks(ec2, ['i-1', 'i-2'])).resolves.toEqual([
+    await expect(ec2Reader(ec2, 'eu-west-1').instanceNetworks(['i-1', 'i-2'])).resolves.toEqual([
       { instanceId: 'i-1', privateIp: '10.0.1.5', groupIds: ['sg-node'] },
       { instanceId: 'i-2', privateIp: '10.0.2.17', groupIds: ['sg-a'] },
     ]);
@@ -157,10 +156,7 @@ describe('EC2 readers', () => {
 
   it('asks for at most 200 instances per call', async () => {
     mock.on(DescribeInstancesCommand).resolves({ Reservations: [] });
-    await describeInstanceNetworks(
-      ec2,
-      Array.from({ length: 450 }, (_, i) => `i-${i}`),
-    );
+    await ec2Reader(ec2, 'eu-west-1').instanceNetworks(Array.from({ length: 450 }, (_, i) => `i-${i}`));
     const sizes = mock
       .commandCalls(DescribeInstancesCommand)
       .map((call) => call.args[0].input.Filters?.[0]?.Values?.length);
@@ -180,7 +176,7 @@ describe('EC2 readers', () => {
         },
       ],
     });
-    await expect(describeSecurityGroups(ec2, ['sg-node'])).resolves.toEqual([
+    await expect(ec2Reader(ec2, 'eu-west-1').securityGroups(['sg-node'])).resolves.toEqual([
       {
         groupId: 'sg-node',
         groupName: 'nodes',
@@ -203,7 +199,7 @@ describe('EC2 readers', () => {
       name: 'UnauthorizedOperation',
     });
     mock.on(DescribeSecurityGroupsCommand).rejects(denied);
-    await expect(describeSecurityGroups(ec2, ['sg-node'])).rejects.toThrow(
+    await expect(ec2Reader(ec2, 'eu-west-1').securityGroups(['sg-node'])).rejects.toThrow(
       "not allowed to call ec2:DescribeSecurityGroups (UnauthorizedOperation: You are not authorized to perform this operation.); grant ec2:DescribeSecurityGroups to the responder's IAM role",
     );
   });
@@ -212,7 +208,7 @@ describe('EC2 readers', () => {
     mock
       .on(DescribeInstancesCommand)
       .rejects(Object.assign(new Error('Rate exceeded'), { name: 'RequestLimitExceeded' }));
-    await expect(describeInstanceNetworks(ec2, ['i-1'])).rejects.toThrow(
+    await expect(ec2Reader(ec2, 'eu-west-1').instanceNetworks(['i-1'])).rejects.toThrow(
       'ec2:DescribeInstances failed (RequestLimitExceeded: Rate exceeded)',
     );
   });

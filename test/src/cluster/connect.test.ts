@@ -12,7 +12,6 @@ import {
   EKSClient,
   ResourceNotFoundException,
 } from '@aws-sdk/client-eks';
-import { AssumeRoleCommand, STSClient } from '@aws-sdk/client-sts';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
@@ -28,22 +27,10 @@ const CREDENTIALS = {
   secretAccessKey: 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY',
 };
 const CLOCK = new Date('2024-05-01T12:00:00Z');
-const MINUTE = 60_000;
-const ROLE_ARN = 'arn:aws:iam::111122223333:role/cilium-responder-prod-eu';
-const ROLE_CREDENTIALS = {
-  AccessKeyId: 'ASIAIOSFODNN7EXAMPLE',
-  SecretAccessKey: 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYzEXAMPLEKEY',
-  SessionToken: 'FwoGZXIvYXdzEXAMPLE/role+session==',
-};
 
 function awscliToken(): string {
   const path = new URL('../../fixtures/eks-token/aws-eks-get-token.json', import.meta.url);
   return (JSON.parse(readFileSync(path, 'utf8')) as { status: { token: string } }).status.token;
-}
-
-function presignedUrl(authorization: string | undefined): URL {
-  const token = (authorization ?? '').replace(/^Bearer k8s-aws-v1\./, '');
-  return new URL(Buffer.from(token, 'base64url').toString('utf8'));
 }
 
 let tls: Certificates;
@@ -89,18 +76,18 @@ async function namespaceUid(access: ClusterAccess): Promise<string> {
 
 describe('connect to EKS', () => {
   let api: ApiServer;
-  const eks = new EKSClient({ region: 'eu-west-1' });
-  const sts = new STSClient({ region: 'eu-west-1' });
-  const eksMock = mockClient(eks);
-  const stsMock = mockClient(sts);
+  // Every EKS client the connection makes; which credentials sign for a role is in test/src/aws.
+  const eksMock = mockClient(EKSClient);
 
   beforeAll(async () => {
     api = await startApiServer('eks-uid');
   });
-  afterAll(() => api.close());
+  afterAll(async () => {
+    eksMock.restore();
+    await api.close();
+  });
   afterEach(() => {
     eksMock.reset();
-    stsMock.reset();
     api.authorizations.length = 0;
   });
 
@@ -120,7 +107,7 @@ describe('connect to EKS', () => {
   const connectProdEu = (roleArn?: string) =>
     connect(
       { kind: 'eks', name: 'prod-eu', region: 'eu-west-1', ...(roleArn ? { roleArn } : {}) },
-      { eks, sts, credentials: async () => CREDENTIALS, now: () => CLOCK },
+      { credentials: async () => CREDENTIALS, now: () => CLOCK },
     );
 
   it('reaches the described endpoint, trusting its CA, with the token aws eks get-token would send', async () => {
@@ -130,65 +117,19 @@ describe('connect to EKS', () => {
     expect(access.name).toBe('prod-eu');
     expect(await namespaceUid(access)).toBe('eks-uid');
     expect(api.authorizations).toEqual([`Bearer ${awscliToken()}`]);
-    expect(stsMock.commandCalls(AssumeRoleCommand)).toHaveLength(0);
   });
 
   it('puts the endpoint and CA data in the KubeConfig', async () => {
     activeCluster();
     const { kubeConfig } = await eksKubeConfig(
       { kind: 'eks', name: 'prod-eu', region: 'eu-west-1' },
-      { eks, credentials: async () => CREDENTIALS },
+      { credentials: async () => CREDENTIALS },
     );
     expect(kubeConfig.getCurrentCluster()).toMatchObject({
       server: api.url,
       caData: Buffer.from(tls.caPem).toString('base64'),
       skipTLSVerify: false,
     });
-  });
-
-  it('signs the token with the assumed role when the cluster names one', async () => {
-    activeCluster();
-    stsMock.on(AssumeRoleCommand).resolves({
-      Credentials: { ...ROLE_CREDENTIALS, Expiration: new Date(CLOCK.getTime() + 60 * MINUTE) },
-    });
-    const access = await connectProdEu(ROLE_ARN);
-    await namespaceUid(access);
-
-    expect(stsMock.commandCalls(AssumeRoleCommand).map((call) => call.args[0].input)).toEqual([
-      { RoleArn: ROLE_ARN, RoleSessionName: 'cilium-responder' },
-    ]);
-    const url = presignedUrl(api.authorizations[0]);
-    expect(url.searchParams.get('X-Amz-Credential')).toMatch(/^ASIAIOSFODNN7EXAMPLE\//);
-    expect(url.searchParams.get('X-Amz-Security-Token')).toBe(ROLE_CREDENTIALS.SessionToken);
-  });
-
-  it('assumes the role again once its credentials would expire within a token lifetime', async () => {
-    activeCluster();
-    stsMock.on(AssumeRoleCommand).resolves({
-      Credentials: { ...ROLE_CREDENTIALS, Expiration: new Date(CLOCK.getTime() + 30 * MINUTE) },
-    });
-    let clock = CLOCK;
-    const { token } = await eksKubeConfig(
-      { kind: 'eks', name: 'prod-eu', region: 'eu-west-1', roleArn: ROLE_ARN },
-      { eks, sts, credentials: async () => CREDENTIALS, now: () => clock },
-    );
-    expect(stsMock.commandCalls(AssumeRoleCommand)).toHaveLength(1);
-
-    clock = new Date(CLOCK.getTime() + 14 * MINUTE); // 16 minutes left: still enough
-    await token();
-    expect(stsMock.commandCalls(AssumeRoleCommand)).toHaveLength(1);
-
-    clock = new Date(CLOCK.getTime() + 28 * MINUTE); // 2 minutes left
-    await token();
-    expect(stsMock.commandCalls(AssumeRoleCommand)).toHaveLength(2);
-  });
-
-  it('names the role when it cannot be assumed', async () => {
-    activeCluster();
-    stsMock.on(AssumeRoleCommand).rejects(new Error('User is not authorized to perform: sts:AssumeRole'));
-    await expect(connectProdEu(ROLE_ARN)).rejects.toThrow(
-      `could not assume role ${ROLE_ARN} for EKS cluster "prod-eu": User is not authorized to perform: sts:AssumeRole`,
-    );
   });
 
   it('says when the cluster does not exist', async () => {

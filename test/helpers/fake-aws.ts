@@ -1,0 +1,80 @@
+import { createServer, type IncomingMessage } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/** One signed call as the stand-in saw it: which service, region and access key signed it. */
+export interface SignedCall {
+  service: string;
+  region: string;
+  accessKeyId: string;
+  action: string;
+}
+
+export interface FakeAwsOptions {
+  /** What AssumeRole hands out. */
+  role: { accessKeyId: string; secretAccessKey: string; sessionToken: string; expiration: Date };
+  /** What DescribeCluster answers for any cluster name. */
+  cluster: { endpoint: string; caData: string };
+}
+
+async function bodyOf(request: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of request) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/**
+ * STS, EKS and EC2 on one loopback port, answering as AWS does (query/XML for STS and EC2, REST
+ * JSON for EKS), and noting the credential scope of every signature: the test reads which
+ * credentials each call was made with. Point the SDK at it with AWS_ENDPOINT_URL_<SERVICE>.
+ */
+export async function startFakeAws(options: FakeAwsOptions) {
+  const calls: SignedCall[] = [];
+  const server = createServer(async (request, response) => {
+    const body = await bodyOf(request);
+    const scope = /Credential=([^/]+)\/\d{8}\/([^/]+)\/([^/]+)\//.exec(request.headers.authorization ?? '');
+    const [, accessKeyId = '', region = '', service = ''] = scope ?? [];
+    const action =
+      new URLSearchParams(body).get('Action') ?? `${request.method} ${(request.url ?? '').split('?')[0]}`;
+    calls.push({ service, region, accessKeyId, action });
+    if (service === 'sts') {
+      const { role } = options;
+      response.writeHead(200, { 'content-type': 'text/xml' });
+      response.end(
+        `<AssumeRoleResponse xmlns="https://sts.amazonaws.com/doc/2011-06-15/"><AssumeRoleResult><Credentials><AccessKeyId>${role.accessKeyId}</AccessKeyId><SecretAccessKey>${role.secretAccessKey}</SecretAccessKey><SessionToken>${role.sessionToken}</SessionToken><Expiration>${role.expiration.toISOString()}</Expiration></Credentials><AssumedRoleUser><Arn>arn:aws:sts::111122223333:assumed-role/responder/cilium-responder</Arn><AssumedRoleId>AROAEXAMPLE:cilium-responder</AssumedRoleId></AssumedRoleUser></AssumeRoleResult><ResponseMetadata><RequestId>r-1</RequestId></ResponseMetadata></AssumeRoleResponse>`,
+      );
+      return;
+    }
+    if (service === 'eks') {
+      const name = decodeURIComponent((request.url ?? '').split('?')[0]?.split('/').pop() ?? '');
+      response.writeHead(200, { 'content-type': 'application/json' });
+      response.end(
+        JSON.stringify({
+          cluster: {
+            name,
+            status: 'ACTIVE',
+            endpoint: options.cluster.endpoint,
+            certificateAuthority: { data: options.cluster.caData },
+          },
+        }),
+      );
+      return;
+    }
+    if (service === 'ec2') {
+      const tag = action === 'DescribeSecurityGroups' ? 'securityGroupInfo' : 'reservationSet';
+      response.writeHead(200, { 'content-type': 'text/xml' });
+      response.end(
+        `<${action}Response xmlns="http://ec2.amazonaws.com/doc/2016-11-15/"><requestId>r-2</requestId><${tag}/></${action}Response>`,
+      );
+      return;
+    }
+    response.writeHead(400, { 'content-type': 'application/json' });
+    response.end(JSON.stringify({ message: `no such service: ${service}` }));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    url,
+    calls,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
