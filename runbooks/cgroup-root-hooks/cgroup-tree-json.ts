@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { CgroupEntry } from './cgroup-tree.ts';
+import type { CgroupEntry } from './cgroup-entry.ts';
 import { parseJsonOutput, validateOutput } from './command-output.ts';
 
 const COMMAND = 'bpftool -j cgroup tree';

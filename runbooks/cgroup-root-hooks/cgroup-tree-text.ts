@@ -1,4 +1,4 @@
-import type { CgroupEntry, CgroupProgram } from './cgroup-tree.ts';
+import type { CgroupEntry, CgroupProgram } from './cgroup-entry.ts';
 
 const PATH_HEADER = 'CgroupPath';
 const COLUMN_HEADER = /^ID\s+AttachType\s+AttachFlags\s+Name\s*$/;

@@ -1,23 +1,10 @@
+import type { CgroupEntry } from './cgroup-entry.ts';
 import { parseTreeJson } from './cgroup-tree-json.ts';
 import { parseTreeText } from './cgroup-tree-text.ts';
+
+export type { CgroupEntry, CgroupProgram } from './cgroup-entry.ts';
+
 import { isCiliumSocketProgram, type SocketLbHook, socketLbHookOf } from './socket-hooks.ts';
-
-/** One program attached to a cgroup, as bpftool listed it. */
-export interface CgroupProgram {
-  id: number;
-  /** As printed: `connect4`, `cgroup_inet4_connect`, or `type 29` for a type bpftool has no name for. */
-  attachType: string;
-  /** `multi`, `override`, or empty. */
-  attachFlags: string;
-  /** Possibly cut to 15 characters by older bpftool; empty for unnamed programs. */
-  name: string;
-}
-
-export interface CgroupEntry {
-  /** The walk path: the root as passed to bpftool, then its sub-cgroups below it. */
-  path: string;
-  programs: CgroupProgram[];
-}
 
 /** Where one of Cilium's socket-LB programs sits. */
 export interface SocketHookPlacement {

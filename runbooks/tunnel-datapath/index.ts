@@ -9,12 +9,12 @@ export type { Params } from './params.ts';
 
 /** Reads the node security groups through the cluster's AWS side, when it has one. */
 export const tunnelDatapath: Runbook<Params> = {
-    id: 'tunnel-datapath',
-    title: 'Cross-node traffic dropped in the tunnel',
-    summary:
-      'Checks the tunnel settings, cilium-health node-to-node probes, and whether the node security groups allow the tunnel port, 4240/tcp and ICMP between nodes.',
-    doc: 'runbooks/tunnel-datapath/README.md',
-    params: paramsSchema,
-    answers: ['CiliumUnreachableNodes', 'CiliumNodeConnectivityDown'],
-    steps: [routingConfigStep, nodeHealthStep, securityGroupsStep],
+  id: 'tunnel-datapath',
+  title: 'Cross-node traffic dropped in the tunnel',
+  summary:
+    'Checks the tunnel settings, cilium-health node-to-node probes, and whether the node security groups allow the tunnel port, 4240/tcp and ICMP between nodes.',
+  doc: 'runbooks/tunnel-datapath/README.md',
+  params: paramsSchema,
+  answers: ['CiliumUnreachableNodes', 'CiliumNodeConnectivityDown'],
+  steps: [routingConfigStep, nodeHealthStep, securityGroupsStep],
 };

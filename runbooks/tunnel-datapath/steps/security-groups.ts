@@ -24,42 +24,42 @@ function ruleEvidence(group: SecurityGroupRules): Evidence {
  * region), when the cluster has an AWS side: an EKS cluster, or `aws` on a kubeconfig cluster.
  */
 export const securityGroupsStep: Step<Params> = {
-    id: 'security-groups',
-    title: 'Node security groups allow the tunnel',
-    writes: false,
-    async run(ctx) {
-      const routing = await readRouting(ctx);
-      if (routing.mode === 'native') return notApplicable(routing);
-      const ec2 = ctx.aws?.ec2;
-      if (!ec2) {
-        return outcome(
-          'skip',
-          'not checked: the cluster has no AWS side in the config (an eks cluster, or aws.region on a kubeconfig cluster)',
-        );
-      }
-      const agentNodes = new Set((await ctx.cilium.agents()).map((agent) => agent.node));
-      const nodes = await ctx.kube.list(RESOURCES.nodes, { project: instanceOf });
-      const instanceIds = nodes.flatMap(({ node, instanceId }) =>
-        instanceId && agentNodes.has(node) ? [instanceId] : [],
+  id: 'security-groups',
+  title: 'Node security groups allow the tunnel',
+  writes: false,
+  async run(ctx) {
+    const routing = await readRouting(ctx);
+    if (routing.mode === 'native') return notApplicable(routing);
+    const ec2 = ctx.aws?.ec2;
+    if (!ec2) {
+      return outcome(
+        'skip',
+        'not checked: the cluster has no AWS side in the config (an eks cluster, or aws.region on a kubeconfig cluster)',
       );
-      if (instanceIds.length === 0) {
-        return outcome('skip', 'not checked: no Cilium node is an EC2 instance (no aws:/// provider IDs)');
-      }
-      const networks = await ec2.instanceNetworks(instanceIds);
-      const groups = await ec2.securityGroups([...new Set(networks.flatMap((network) => network.groupIds))]);
-      const blocked = blockedIngress(networks, groups, nodeTraffic(routing));
-      const findings = blocked.map((entry) => blockedFinding(entry, ec2.region));
-      const evidence = [
-        {
-          source: 'ec2: DescribeInstances',
-          text: `${networks.length} of ${instanceIds.length} node instances found`,
-        },
-        ...groups.map(ruleEvidence),
-      ];
-      const summary =
-        findings.length > 0
-          ? `${findings.length} of ${groups.length} node security groups block traffic the tunnel needs`
-          : `${groups.length} node security groups allow the tunnel port, 4240/tcp and ICMP between nodes`;
-      return outcome(statusFor(findings), summary, { findings, evidence });
-    },
+    }
+    const agentNodes = new Set((await ctx.cilium.agents()).map((agent) => agent.node));
+    const nodes = await ctx.kube.list(RESOURCES.nodes, { project: instanceOf });
+    const instanceIds = nodes.flatMap(({ node, instanceId }) =>
+      instanceId && agentNodes.has(node) ? [instanceId] : [],
+    );
+    if (instanceIds.length === 0) {
+      return outcome('skip', 'not checked: no Cilium node is an EC2 instance (no aws:/// provider IDs)');
+    }
+    const networks = await ec2.instanceNetworks(instanceIds);
+    const groups = await ec2.securityGroups([...new Set(networks.flatMap((network) => network.groupIds))]);
+    const blocked = blockedIngress(networks, groups, nodeTraffic(routing));
+    const findings = blocked.map((entry) => blockedFinding(entry, ec2.region));
+    const evidence = [
+      {
+        source: 'ec2: DescribeInstances',
+        text: `${networks.length} of ${instanceIds.length} node instances found`,
+      },
+      ...groups.map(ruleEvidence),
+    ];
+    const summary =
+      findings.length > 0
+        ? `${findings.length} of ${groups.length} node security groups block traffic the tunnel needs`
+        : `${groups.length} node security groups allow the tunnel port, 4240/tcp and ICMP between nodes`;
+    return outcome(statusFor(findings), summary, { findings, evidence });
+  },
 };

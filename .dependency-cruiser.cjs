@@ -1,0 +1,78 @@
+/**
+ * The import rules of docs/architecture.md, checked in CI (`npm run deps`).
+ * Layers, lowest first: cluster, aws, config, triggers, engine, params → store, queue, chat →
+ * slack, routing → worker → app. runbooks/ sit on the engine; functions/ and cli/ on app.
+ */
+const FOLDERS = ['app', 'aws', 'chat', 'cluster', 'config', 'engine', 'params', 'queue', 'routing', 'slack', 'store', 'triggers', 'worker'];
+
+module.exports = {
+  forbidden: [
+    {
+      name: 'core-free-of-entries',
+      comment: 'src/ is the core: it never imports the Lambda entries, the CLI, the simulator or the runbooks.',
+      severity: 'error',
+      from: { path: '^src/' },
+      to: { path: '^(functions|cli|sim|runbooks|bench|test)/' },
+    },
+    {
+      name: 'core-free-of-lambda-and-http',
+      comment: 'No hono, no Lambda types, no Powertools in the core: handlers adapt, the core decides.',
+      severity: 'error',
+      from: { path: '^src/' },
+      to: { path: 'node_modules/(hono|@hono/|@types/aws-lambda|@aws-lambda-powertools/)' },
+    },
+    {
+      name: 'runbooks-through-facades',
+      comment: 'Runbooks get the cluster and AWS through the step context: no client, no connection code.',
+      severity: 'error',
+      from: { path: '^runbooks/' },
+      to: {
+        path: [
+          'node_modules/(@kubernetes/client-node|@aws-sdk/)',
+          '^src/cluster/(kube|http|exec|connect|eks|eks-token|access)\\.ts$',
+          '^src/aws/credentials\\.ts$',
+          '^src/(app|worker|routing|store|queue|slack|chat)/',
+        ],
+      },
+    },
+    {
+      name: 'no-upward-imports',
+      comment: 'A lower layer never imports a higher one.',
+      severity: 'error',
+      from: { path: '^src/(cluster|aws|config|triggers|engine|params)/' },
+      to: { path: '^src/(store|queue|chat|slack|routing|worker|app)/' },
+    },
+    {
+      name: 'no-upward-imports-middle',
+      severity: 'error',
+      from: { path: '^src/(store|queue|chat)/' },
+      to: { path: '^src/(slack|routing|worker|app)/' },
+    },
+    {
+      name: 'no-upward-imports-top',
+      severity: 'error',
+      from: { path: '^src/(slack|routing|worker)/' },
+      to: { path: '^src/app/' },
+    },
+    {
+      name: 'no-module-cycles',
+      severity: 'error',
+      from: { path: '^(src|runbooks|functions|cli)/' },
+      to: { circular: true },
+    },
+    {
+      name: 'no-folder-cycles',
+      comment: 'Folders of src/ form no cycle either (dependency-cruiser checks it on the folder graph).',
+      severity: 'error',
+      from: { path: `^src/(${FOLDERS.join('|')})/` },
+      to: { path: `^src/(${FOLDERS.join('|')})/`, via: { path: '^src/' }, circular: true },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: { extensions: ['.ts', '.js', '.json'] },
+    exclude: { path: '(^|/)(dist|cdk\\.out)/' },
+  },
+};
