@@ -3,7 +3,7 @@
  * Layers, lowest first: cluster, aws, config, triggers, engine, params → store, queue, chat →
  * slack, routing → worker → app. runbooks/ sit on the engine; functions/ and cli/ on app.
  */
-const FOLDERS = ['app', 'aws', 'chat', 'cluster', 'config', 'engine', 'params', 'queue', 'routing', 'slack', 'store', 'triggers', 'worker'];
+const FOLDERS = ['app', 'aws', 'chat', 'cluster', 'config', 'engine', 'params', 'queue', 'routing', 'slack', 'store', 'triggers', 'validation', 'worker'];
 
 module.exports = {
   forbidden: [
@@ -39,7 +39,7 @@ module.exports = {
       name: 'no-upward-imports',
       comment: 'A lower layer never imports a higher one.',
       severity: 'error',
-      from: { path: '^src/(cluster|aws|config|triggers|engine|params)/' },
+      from: { path: '^src/(cluster|aws|config|triggers|engine|params|validation)/' },
       to: { path: '^src/(store|queue|chat|slack|routing|worker|app)/' },
     },
     {

@@ -4,6 +4,7 @@ import { eventPlaneBench } from './event-plane.ts';
 import { asFigure, type Figures, withinLimit } from './figures.ts';
 import { runbookScaleBench } from './runbook-scale.ts';
 import { simPagingBench } from './sim-paging.ts';
+import { workerScaleBench } from './worker-scale.ts';
 
 /**
  * `npm run bench`: each benchmark's figures, measured within one run (machines here are noisy),
@@ -12,6 +13,7 @@ import { simPagingBench } from './sim-paging.ts';
 const benches: Record<string, () => Figures | Promise<Figures>> = {
   'simulator paging at scale': simPagingBench,
   'unmanaged-pods at scale': runbookScaleBench,
+  'worker at 5,000 nodes': workerScaleBench,
   'event plane': eventPlaneBench,
   'CLI startup': cliStartupBench,
 };

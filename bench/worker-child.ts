@@ -1,7 +1,7 @@
 // A bench child: the worker's code, bundled as the deploy bundles it, measured in its own process
 // (its peak RSS is the worker's, not the simulator's). Prints one JSON line.
 import { readFileSync } from 'node:fs';
-import { KubeConfig } from '@kubernetes/client-node';
+import { CoreV1Api, KubeConfig } from '@kubernetes/client-node';
 import { cgroupRootHooks } from '../runbooks/cgroup-root-hooks/index.ts';
 import { unmanagedPods } from '../runbooks/unmanaged-pods/index.ts';
 import { clusterAccess } from '../src/cluster/access.ts';
@@ -9,16 +9,35 @@ import { RESOURCES } from '../src/cluster/types.ts';
 import { runRunbook } from '../src/engine/run.ts';
 
 const [mode, kubeconfigPath] = process.argv.slice(2);
+const RUNNING = 'status.phase=Running,spec.hostNetwork=false';
 const kc = new KubeConfig();
 kc.loadFromString(readFileSync(kubeconfigPath as string, 'utf8'));
 const access = clusterAccess(kc, { name: 'bench', requestTimeoutMs: 120_000 });
 const started = performance.now();
 let verdict = '';
-if (mode === 'plain') {
+if (mode === 'client-node-pods') {
+  // client-node's typed API, paged as the facade pages: every pod becomes a model object.
+  const api = kc.makeApiClient(CoreV1Api);
+  let _continue: string | undefined;
+  let uids = 0;
+  do {
+    const page = await api.listPodForAllNamespaces({ fieldSelector: RUNNING, limit: 500, _continue });
+    uids += page.items.filter((pod) => pod.metadata?.uid).length;
+    _continue = page.metadata?._continue || undefined;
+  } while (_continue);
+  verdict = String(uids);
+} else if (mode === 'facade-pods') {
+  // The same list through the project's facade, projected per page as the runbooks do.
+  const uids = await access.kube.list(RESOURCES.pods, {
+    fieldSelector: RUNNING,
+    project: (pod) => pod.metadata.uid,
+  });
+  verdict = String(uids.length);
+} else if (mode === 'plain') {
   // The same lists the scan reads, fetched page by page and dropped: the floor any scan sits on.
   await access.kube.list(RESOURCES.ciliumendpoints, { project: 'metadata' });
   await access.kube.list(RESOURCES.pods, {
-    fieldSelector: 'status.phase=Running,spec.hostNetwork=false',
+    fieldSelector: RUNNING,
     project: () => undefined,
   });
 } else {

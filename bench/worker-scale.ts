@@ -78,6 +78,12 @@ export async function workerScaleBench(): Promise<Figures> {
       plain.push(await runChild(bundle, 'plain', kubeconfig));
       scan.push(await runChild(bundle, 'scan', kubeconfig));
     }
+    const viaFacade: ChildResult[] = [];
+    const viaClientNode: ChildResult[] = [];
+    for (let round = 0; round < 3; round++) {
+      viaFacade.push(await runChild(bundle, 'facade-pods', kubeconfig));
+      viaClientNode.push(await runChild(bundle, 'client-node-pods', kubeconfig));
+    }
     sim.faults.set('exec', { latencyMs: EXEC_LATENCY_MS });
     const fanOut = await runChild(bundle, 'fanout', kubeconfig);
     const ideal = (NODES * EXEC_LATENCY_MS) / 1000 / CONCURRENCY;
@@ -95,6 +101,14 @@ export async function workerScaleBench(): Promise<Figures> {
         value: Math.round(Math.max(...scan.map((r) => r.maxRssMiB))),
         atMost: 256,
       },
+      'pods listed via client-node CoreV1Api / via the facade (time)': Number(
+        (median(viaClientNode.map((r) => r.seconds)) / median(viaFacade.map((r) => r.seconds))).toFixed(2),
+      ),
+      'pods listed via client-node CoreV1Api / via the facade (peak RSS)': Number(
+        (
+          Math.max(...viaClientNode.map((r) => r.maxRssMiB)) / Math.max(...viaFacade.map((r) => r.maxRssMiB))
+        ).toFixed(2),
+      ),
       [`cgroup fan-out over ${NODES} agents at ${EXEC_LATENCY_MS} ms per exec (s)`]: Number(
         fanOut.seconds.toFixed(1),
       ),

@@ -12,6 +12,7 @@ import type { Dispatched } from '../src/routing/dispatch.ts';
 import { parseBlockActions, parseSlashCommand } from '../src/slack/index.ts';
 import { verifySlackSignature } from '../src/slack/signature.ts';
 import { parseAlertmanager, TriggerError } from '../src/triggers/index.ts';
+import { firstIssue } from '../src/validation/issues.ts';
 
 /**
  * The public HTTP surface: Alertmanager webhooks, Slack commands and buttons, health. Handlers
@@ -150,8 +151,8 @@ export function createHttpApp(deps: HttpAppDeps): Hono<Env> {
   app.get('/runs', operatorToken, async (c) => {
     const query = HistoryQuery.safeParse(c.req.query());
     if (!query.success) {
-      const issue = query.error.issues[0];
-      throw new TriggerError(String(issue?.path[0] ?? 'query'), issue?.message ?? 'invalid');
+      const { field, problem } = firstIssue(query.error, { root: 'query' });
+      throw new TriggerError(field, problem);
     }
     const runs = await responder.history(query.data);
     return c.json({ runs: runs.map(({ report: _report, ...record }) => record) });

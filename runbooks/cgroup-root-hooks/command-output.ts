@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { ExecResult } from '../../src/cluster/types.ts';
+import { firstIssue, issueLine } from '../../src/validation/issues.ts';
 
 /** What a command that exited non-zero said: its stderr, else the runtime's message, else the code. */
 export function failureText(result: ExecResult): string {
@@ -19,8 +20,5 @@ export function parseJsonOutput(output: string, command: string): unknown {
 export function validateOutput<T>(schema: z.ZodType<T>, value: unknown, command: string): T {
   const parsed = schema.safeParse(value);
   if (parsed.success) return parsed.data;
-  const issue = parsed.error.issues[0];
-  throw new Error(
-    `${command} printed unexpected JSON: ${issue?.path.join('.') || '(root)'}: ${issue?.message}`,
-  );
+  throw new Error(`${command} printed unexpected JSON: ${issueLine(firstIssue(parsed.error))}`);
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { firstIssue, issueLine } from '../../src/validation/issues.ts';
 
 /**
  * `cilium-health status -o json` (api/v1/health/models HealthStatusResponse), parsed. Each node is
@@ -76,11 +77,8 @@ export function parseCiliumHealth(output: string): HealthReport {
     throw new HealthOutputError(`output is not JSON (${(error as Error).message})`);
   }
   const parsed = response.safeParse(json);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    const where = issue?.path.join('.') || '(root)';
-    throw new HealthOutputError(`not a health status response (${where}: ${issue?.message})`);
-  }
+  if (!parsed.success)
+    throw new HealthOutputError(`not a health status response (${issueLine(firstIssue(parsed.error))})`);
   const localName = parsed.data.local?.name ?? undefined;
   const clusterPrefix = localName?.includes('/') ? `${localName.slice(0, localName.indexOf('/'))}/` : '';
   const shortName = (name: string) =>

@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { type Document, isMap, isNode, isScalar, LineCounter, parseDocument } from 'yaml';
+import { fieldOf, issueLine, issuesOf } from '../validation/issues.ts';
 import { ConfigSchema, type ResponderConfig } from './schema.ts';
 
 /** A config file that does not parse or validate; the message names the line and the field. */
@@ -56,19 +57,18 @@ export function parseConfig(text: string, source = 'config', options: ParseOptio
   }
   const parsed = ConfigSchema.safeParse(document.toJS());
   if (parsed.success && !options.runbooks) return parsed.data;
-  const issues: { path: PropertyKey[]; message: string }[] = parsed.success
-    ? unknownRunbooks(parsed.data, options.runbooks ?? [])
-    : // zod reports unknown keys on the object that holds them; name each key, at its own line.
-      parsed.error.issues.flatMap((issue) =>
-        issue.code === 'unrecognized_keys'
-          ? issue.keys.map((key) => ({ path: [...issue.path, key], message: 'unknown key' }))
-          : [issue],
-      );
+  const style = { indices: 'dotted', root: '(top level)' } as const;
+  const issues = parsed.success
+    ? unknownRunbooks(parsed.data, options.runbooks ?? []).map(({ path, message }) => ({
+        path,
+        field: fieldOf(path, style),
+        problem: message,
+      }))
+    : issuesOf(parsed.error, style);
   if (parsed.success && issues.length === 0) return parsed.data;
   const problems = issues.map((issue) => {
-    const field = issue.path.join('.') || '(top level)';
     const line = lineCounter.linePos(offsetOf(document, issue.path as (string | number)[])).line;
-    return `${source}:${line}: ${field}: ${issue.message}`;
+    return `${source}:${line}: ${issueLine(issue)}`;
   });
   throw new ConfigError(problems.join('\n'));
 }

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { type ClusterAccess, readOnly } from '../cluster/types.ts';
+import { issueLine, issuesOf } from '../validation/issues.ts';
 import { createActuator } from './actuator.ts';
 import { fingerprint } from './fingerprint.ts';
 import { outcome } from './outcome.ts';
@@ -51,10 +52,7 @@ export class InvalidParamsError extends Error {
 function parseParams<P>(runbook: Runbook<P>, raw: unknown): P {
   const parsed = runbook.params.safeParse(raw ?? {});
   if (parsed.success) return parsed.data;
-  const issues = parsed.error.issues
-    .map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`)
-    .join('; ');
-  throw new InvalidParamsError(runbook.id, issues);
+  throw new InvalidParamsError(runbook.id, issuesOf(parsed.error).map(issueLine).join('; '));
 }
 
 function errorOutcome(error: unknown, signal: AbortSignal): Outcome {

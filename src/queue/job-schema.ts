@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { firstIssue, issueLine } from '../validation/issues.ts';
 import type { Job } from './job.ts';
 
 /** A queued job as it travels (JSON); the worker checks it before running anything. */
@@ -30,9 +31,6 @@ export function parseJob(body: string): Job {
     throw new Error('not JSON');
   }
   const parsed = JobSchema.safeParse(json);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    throw new Error(`${issue?.path.join('.') || '(root)'}: ${issue?.message}`);
-  }
+  if (!parsed.success) throw new Error(issueLine(firstIssue(parsed.error)));
   return parsed.data as Job;
 }

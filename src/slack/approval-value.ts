@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { firstIssue, issueLine } from '../validation/issues.ts';
 
 /**
  * The `value` of the approve/reject buttons: the run to resume and the plan a person sees, as
@@ -37,10 +38,7 @@ export function parseApprovalValue(text: string): ParsedApprovalValue {
     return { ok: false, reason: 'approval value is not JSON' };
   }
   const parsed = ApprovalValueSchema.safeParse(json);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    const field = issue?.path.length ? issue.path.join('.') : 'value';
-    return { ok: false, reason: `approval value: ${field}: ${issue?.message ?? 'invalid'}` };
-  }
+  if (!parsed.success)
+    return { ok: false, reason: `approval value: ${issueLine(firstIssue(parsed.error, { root: 'value' }))}` };
   return { ok: true, value: parsed.data };
 }

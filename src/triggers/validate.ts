@@ -1,40 +1,6 @@
 import { z } from 'zod';
+import { firstIssue } from '../validation/issues.ts';
 import { TriggerError } from './errors.ts';
-
-/** `alerts[0].labels`, or `base` followed by the path when the value sat inside a decoded string field. */
-function fieldPath(path: readonly PropertyKey[], base: string): string {
-  let field = base;
-  for (const segment of path) {
-    if (typeof segment === 'number') field += `[${segment}]`;
-    else field += field ? `.${String(segment)}` : String(segment);
-  }
-  return field || 'payload';
-}
-
-function kindOf(value: unknown): string {
-  if (value === null) return 'null';
-  return Array.isArray(value) ? 'array' : typeof value;
-}
-
-function shown(value: unknown): string {
-  const text = JSON.stringify(value) ?? String(value);
-  return text.length > 40 ? `${text.slice(0, 37)}...` : text;
-}
-
-function problemOf(issue: z.core.$ZodIssue): string {
-  const mismatch = (expected: string, got: string) =>
-    issue.input === undefined ? `missing (expected ${expected})` : `expected ${expected}, got ${got}`;
-  switch (issue.code) {
-    case 'invalid_type':
-      // zod says "record" for z.record; the sender wrote a JSON object.
-      return mismatch(issue.expected === 'record' ? 'object' : issue.expected, kindOf(issue.input));
-    case 'invalid_value':
-      return mismatch(issue.values.map((value) => JSON.stringify(value)).join(' or '), shown(issue.input));
-    default:
-      // Every other check in these schemas carries its own message.
-      return issue.message;
-  }
-}
 
 /**
  * Validates `input` with `schema`, or throws a TriggerError naming the first bad field. `base` is
@@ -43,9 +9,8 @@ function problemOf(issue: z.core.$ZodIssue): string {
 export function parseWith<S extends z.ZodType>(schema: S, input: unknown, base = ''): z.output<S> {
   const result = schema.safeParse(input, { reportInput: true });
   if (result.success) return result.data;
-  // A failed parse always reports at least one issue; the first is the one to fix first.
-  const issue = result.error.issues[0] as z.core.$ZodIssue;
-  throw new TriggerError(fieldPath(issue.path, base), problemOf(issue));
+  const { field, problem } = firstIssue(result.error, { base, root: 'payload' });
+  throw new TriggerError(field, problem);
 }
 
 /** Decodes a field whose value is a JSON document in a string (SNS `Message`, Slack `payload`). */

@@ -240,7 +240,7 @@ describe('parseCgroupTree: nothing, or nothing readable', () => {
     [
       'JSON with a string id',
       '[{"cgroup":"/x","programs":[{"id":"1","attach_type":"connect4","attach_flags":"","name":""}]}]',
-      /unexpected JSON: 0\.programs\.0\.id/,
+      /unexpected JSON: \[0\]\.programs\[0\]\.id/,
     ],
   ])('throws on %s', (_what, output, message) => {
     expect(() => parseCgroupTree(output)).toThrow(message);

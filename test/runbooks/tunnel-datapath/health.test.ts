@@ -135,7 +135,7 @@ describe('parseCiliumHealth', () => {
       /not a health status response \(nodes:/,
     );
     expect(() => parseCiliumHealth('[]')).toThrow(/not a health status response/);
-    expect(() => parseCiliumHealth(response([{ host: {} }]))).toThrow(/nodes\.0\.name/);
+    expect(() => parseCiliumHealth(response([{ host: {} }]))).toThrow(/nodes\[0\]\.name/);
     expect(() =>
       parseCiliumHealth(response([node('n', path('10.0.0.1', { lastProbed: PROBED, status: 5 } as never))])),
     ).toThrow(/not a health status response/);

@@ -351,9 +351,9 @@ describe('unmanaged-pods parameters', () => {
     [{ gracePeriodSeconds: 1.5 }, 'gracePeriodSeconds: must be a whole number of seconds'],
     [{ gracePeriodSeconds: 'soon' }, 'gracePeriodSeconds: must be a whole number of seconds'],
     [{ namespaces: [] }, 'namespaces: must name at least one namespace'],
-    [{ namespaces: ['Shop'] }, 'namespaces.0: must be a namespace name'],
+    [{ namespaces: ['Shop'] }, 'namespaces[0]: must be a namespace name'],
     [{ namespaces: 7 }, 'namespaces: must be a list of namespace names'],
-    [{ grace: 30 }, 'Unrecognized key: "grace"'],
+    [{ grace: 30 }, 'grace: unknown key'],
   ])('rejects %j, naming the field, before anything runs', async (params, message) => {
     const { access, used } = untouchable();
     const attempt = run(access, 'auto', { params });

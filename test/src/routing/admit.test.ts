@@ -54,6 +54,7 @@ describe('admit', () => {
         source: 'alertmanager',
         actor: 'alertmanager',
         reason: 'CiliumUnmanagedPods, CiliumEndpointMissing',
+        deliveryKey: job.trigger.deliveryKey,
         params: {},
         status: 'queued',
         plan: [],

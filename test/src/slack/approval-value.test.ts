@@ -25,9 +25,9 @@ describe('approval value', () => {
       ['{"runId":"r","approved":[]}', /^approval value: approved: /],
       [
         '{"runId":"r","approved":["evict-pod"]}',
-        /^approval value: approved\.0: must be "<action>:<target>"$/,
+        /^approval value: approved\[0\]: must be "<action>:<target>"$/,
       ],
-      ['{"runId":"r","approved":["evict-pod:a/b",":a/b"]}', /^approval value: approved\.1: /],
+      ['{"runId":"r","approved":["evict-pod:a/b",":a/b"]}', /^approval value: approved\[1\]: /],
       ['{"runId":"r","approved":["evict-pod:a/b"],"extra":1}', /^approval value: /],
     ];
     for (const [text, reason] of cases) {
