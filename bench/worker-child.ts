@@ -7,6 +7,7 @@ import { unmanagedPods } from '../runbooks/unmanaged-pods/index.ts';
 import { clusterAccess } from '../src/cluster/access.ts';
 import { RESOURCES } from '../src/cluster/types.ts';
 import { runRunbook } from '../src/engine/run.ts';
+import type { AnyRunbook } from '../src/engine/types.ts';
 
 const [mode, kubeconfigPath] = process.argv.slice(2);
 const RUNNING = 'status.phase=Running,spec.hostNetwork=false';
@@ -41,9 +42,9 @@ if (mode === 'client-node-pods') {
     project: () => undefined,
   });
 } else {
-  const runbook = mode === 'scan' ? unmanagedPods : cgroupRootHooks;
+  const runbook: AnyRunbook = mode === 'scan' ? unmanagedPods : cgroupRootHooks;
   const report = await runRunbook({
-    runbook: runbook as never,
+    runbook,
     access,
     mode: 'dry-run',
     deadlineMs: 900_000,

@@ -1,18 +1,13 @@
-import type { Runbook } from '../src/engine/types.ts';
+import type { AnyRunbook } from '../src/engine/types.ts';
 import { cgroupRootHooks } from './cgroup-root-hooks/index.ts';
 import { hostIdentity } from './host-identity/index.ts';
 import { tunnelDatapath } from './tunnel-datapath/index.ts';
 import { unmanagedPods } from './unmanaged-pods/index.ts';
 
 /** Every runbook, in the order `responder run all` runs them. */
-export const RUNBOOKS: readonly Runbook<never>[] = [
-  unmanagedPods,
-  cgroupRootHooks,
-  hostIdentity,
-  tunnelDatapath,
-] as unknown as readonly Runbook<never>[];
+export const RUNBOOKS: readonly AnyRunbook[] = [unmanagedPods, cgroupRootHooks, hostIdentity, tunnelDatapath];
 
-export function runbookById(id: string): Runbook<never> {
+export function runbookById(id: string): AnyRunbook {
   const found = RUNBOOKS.find((runbook) => runbook.id === id);
   if (!found)
     throw new Error(`unknown runbook "${id}"; known runbooks: ${RUNBOOKS.map((r) => r.id).join(', ')}`);

@@ -1,7 +1,7 @@
 import type { Runbook } from '../../src/engine/types.ts';
 import { type Params, params } from './params.ts';
 import { agentCgroupRootStep } from './steps/agent-cgroup-root.ts';
-import { socketLbStep } from './steps/socket-lb.ts';
+import { type CgroupRootState, socketLbStep } from './steps/socket-lb.ts';
 
 export { parseCgroupNamespace, parseInode } from './cgroup-signals.ts';
 export type {
@@ -17,7 +17,7 @@ export { parseSocketLbStatus } from './socket-lb.ts';
  * Domain incident 2: the agent mounted its own container's cgroup as "the" cgroup2 root, so its
  * socket-LB hooks translate ClusterIPs for nobody else. Read-only: it reports the Helm fix.
  */
-export const cgroupRootHooks: Runbook<Params> = {
+export const cgroupRootHooks: Runbook<Params, CgroupRootState> = {
   id: 'cgroup-root-hooks',
   title: 'Socket-LB hooks on the wrong cgroup',
   summary:
@@ -25,5 +25,6 @@ export const cgroupRootHooks: Runbook<Params> = {
   doc: 'runbooks/cgroup-root-hooks/README.md',
   params,
   answers: ['CiliumClusterIPUnreachable', 'CiliumCgroupMountFailed'],
+  newState: () => ({}),
   steps: [socketLbStep, agentCgroupRootStep],
 };

@@ -1,5 +1,6 @@
 import type { Runbook } from '../../src/engine/types.ts';
 import { type HostIdentityParams, hostIdentityParams } from './params.ts';
+import { type HostIdentityFacts, newFacts } from './shared-state.ts';
 import { hostMarkRule } from './steps/host-mark-rule.ts';
 import { iptablesConfig } from './steps/iptables-config.ts';
 import { policyDrops } from './steps/policy-drops.ts';
@@ -14,7 +15,7 @@ export { type IptablesSave, IptablesSaveError, parseIptablesSave } from './iptab
  * Domain incident 4: host traffic identified as `world`. Without Cilium's host mark rule the
  * kubelet's probes reach pods as world, and a NetworkPolicy that restricts ingress drops them.
  */
-export const hostIdentity: Runbook<HostIdentityParams> = {
+export const hostIdentity: Runbook<HostIdentityParams, HostIdentityFacts> = {
   id: 'host-identity',
   title: 'Host traffic identified as world',
   summary:
@@ -22,5 +23,6 @@ export const hostIdentity: Runbook<HostIdentityParams> = {
   doc: 'runbooks/host-identity/README.md',
   params: hostIdentityParams,
   answers: ['CiliumPolicyDeniedDrops', 'CiliumHostMarkRuleMissing'],
+  newState: newFacts,
   steps: [iptablesConfig, hostMarkRule, policyDrops, restartAgents, verifyRule],
 };

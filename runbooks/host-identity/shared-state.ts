@@ -17,14 +17,12 @@ export interface HostIdentityFacts {
   restarted: Map<string, string>;
 }
 
-const KEY = 'host-identity';
+/** A run's facts before its first step. */
+export function newFacts(): HostIdentityFacts {
+  return { installRules: true, missing: [], restarted: new Map() };
+}
 
-/** The run's facts, created by the first step that asks. */
-export function facts(ctx: StepContext<unknown>): HostIdentityFacts {
-  let found = ctx.state.get(KEY) as HostIdentityFacts | undefined;
-  if (!found) {
-    found = { installRules: true, missing: [], restarted: new Map() };
-    ctx.state.set(KEY, found);
-  }
-  return found;
+/** The run's facts. */
+export function facts(ctx: StepContext<unknown, HostIdentityFacts>): HostIdentityFacts {
+  return ctx.state;
 }

@@ -16,5 +16,6 @@ export const tunnelDatapath: Runbook<Params> = {
   doc: 'runbooks/tunnel-datapath/README.md',
   params: paramsSchema,
   answers: ['CiliumUnreachableNodes', 'CiliumNodeConnectivityDown'],
+  newState: () => ({}),
   steps: [routingConfigStep, nodeHealthStep, securityGroupsStep],
 };

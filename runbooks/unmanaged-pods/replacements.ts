@@ -3,8 +3,9 @@ import { KubeError, RESOURCES } from '../../src/cluster/types.ts';
 import { type PodFacts, podFacts } from '../../src/engine/pod-facts.ts';
 import type { StepContext } from '../../src/engine/types.ts';
 import type { UnmanagedPodsParams } from './params.ts';
+import type { UnmanagedPodsState } from './state.ts';
 
-type Ctx = StepContext<UnmanagedPodsParams>;
+type Ctx = StepContext<UnmanagedPodsParams, UnmanagedPodsState>;
 
 /** How long to wait for replacements and their endpoints: an agent writes one within seconds. */
 export const REPLACEMENT_WAIT = { pollMs: 250, timeoutMs: 20_000 } as const;

@@ -9,6 +9,7 @@ import {
 import { ageSeconds, type PodFacts, podFacts, podKey } from '../../src/engine/pod-facts.ts';
 import type { StepContext } from '../../src/engine/types.ts';
 import type { UnmanagedPodsParams } from './params.ts';
+import type { UnmanagedPodsState } from './state.ts';
 
 /** Server-side filters: only Running pods on the pod network can be unmanaged. */
 const RUNNING_ON_POD_NETWORK = 'status.phase=Running,spec.hostNetwork=false';
@@ -53,7 +54,7 @@ export function splitByAge(
   return { unmanaged: unmanaged.sort(byKey), young: young.sort(byKey) };
 }
 
-async function agentHealth(ctx: StepContext<UnmanagedPodsParams>): Promise<AgentHealth> {
+async function agentHealth(ctx: StepContext<UnmanagedPodsParams, UnmanagedPodsState>): Promise<AgentHealth> {
   const [agents, tainted] = await Promise.all([
     ctx.cilium.agents(),
     ctx.kube.list(RESOURCES.nodes, {
@@ -74,7 +75,7 @@ async function agentHealth(ctx: StepContext<UnmanagedPodsParams>): Promise<Agent
  * an endpoint: a 150,000-pod cluster costs a set of names and a set of uids. Endpoints first, so
  * a pod created in between looks young rather than unmanaged.
  */
-export async function scanCluster(ctx: StepContext<UnmanagedPodsParams>): Promise<Scan> {
+export async function scanCluster(ctx: StepContext<UnmanagedPodsParams, UnmanagedPodsState>): Promise<Scan> {
   const namespaces = ctx.params.namespaces ?? [undefined];
   const graceSeconds = ctx.params.gracePeriodSeconds ?? ctx.limits.gracePeriodSeconds;
   const endpointLists = await Promise.all(

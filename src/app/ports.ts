@@ -1,7 +1,7 @@
 import type { ApproverDirectory, ChatSink } from '../chat/types.ts';
 import type { ClusterAccess } from '../cluster/types.ts';
 import type { ClusterConfig, ResponderConfig } from '../config/schema.ts';
-import type { Logger, Runbook } from '../engine/types.ts';
+import type { AnyRunbook, Logger } from '../engine/types.ts';
 import type { Job } from '../queue/job.ts';
 import type { JobQueue } from '../queue/types.ts';
 import type { StateStore } from '../store/types.ts';
@@ -29,7 +29,7 @@ export interface AppPorts {
 
 /** What running a job needs beyond the ports: the runbooks and a way into each cluster. */
 export interface ClusterPorts {
-  runbooks: readonly Runbook<never>[];
+  runbooks: readonly AnyRunbook[];
   connect(cluster: ClusterConfig): Promise<ClusterAccess>;
   /** A run's time budget in milliseconds (the engine's default when absent). */
   deadlineMs?: number;

@@ -18,8 +18,8 @@ import {
 } from './types.ts';
 import { verdictOf } from './verdict.ts';
 
-export interface RunOptions<P> {
-  runbook: Runbook<P>;
+export interface RunOptions<P, S = unknown> {
+  runbook: Runbook<P, S>;
   access: ClusterAccess;
   mode: Mode;
   /** Raw parameters, validated by the runbook's schema before anything runs. */
@@ -49,7 +49,7 @@ export class InvalidParamsError extends Error {
   }
 }
 
-function parseParams<P>(runbook: Runbook<P>, raw: unknown): P {
+function parseParams<P, S>(runbook: Runbook<P, S>, raw: unknown): P {
   const parsed = runbook.params.safeParse(raw ?? {});
   if (parsed.success) return parsed.data;
   throw new InvalidParamsError(runbook.id, issuesOf(parsed.error).map(issueLine).join('; '));
@@ -76,7 +76,7 @@ function raceDeadline<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
  * A step that throws is reported as an error (the run's verdict is then `failed`); later steps
  * are skipped, because they depend on what the failed step would have found.
  */
-export async function runRunbook<P>(options: RunOptions<P>): Promise<Report> {
+export async function runRunbook<P, S>(options: RunOptions<P, S>): Promise<Report> {
   const { runbook, access, mode } = options;
   const params = parseParams(runbook, options.params);
   const now = options.now ?? (() => new Date());
@@ -99,14 +99,14 @@ export async function runRunbook<P>(options: RunOptions<P>): Promise<Report> {
   });
   // Steps get a handle with no write methods; the actuator above holds the one that writes.
   const kube = readOnly(access.kube);
-  const state = new Map<string, unknown>();
+  const state = runbook.newState();
   const steps: StepReport[] = [];
   let stoppedForApproval = false;
   let failed = false;
 
   for (const step of runbook.steps) {
     const stepStarted = performance.now();
-    const ctx: StepContext<P> = {
+    const ctx: StepContext<P, S> = {
       cluster: access.name,
       kube,
       cilium: access.cilium,
@@ -127,7 +127,8 @@ export async function runRunbook<P>(options: RunOptions<P>): Promise<Report> {
       result = outcome('skip', failed ? 'skipped: an earlier step failed' : 'waiting for approval');
     } else {
       try {
-        result = await raceDeadline(step.run(ctx), signal);
+        const notApplicable = await raceDeadline(step.when?.(ctx) ?? Promise.resolve(undefined), signal);
+        result = notApplicable ? outcome('skip', notApplicable) : await raceDeadline(step.run(ctx), signal);
       } catch (error) {
         // A step cut off (the deadline) or thrown still reports the writes it made: wait for any in
         // flight, then take them from the actuator's journal.

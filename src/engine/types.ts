@@ -123,7 +123,7 @@ export interface Logger {
   error(message: string, data?: Record<string, unknown>): void;
 }
 
-export interface StepContext<P = Record<string, unknown>> {
+export interface StepContext<P = Record<string, unknown>, S = Record<string, never>> {
   cluster: string;
   /** Reads only: every write goes through `actuator`, which alone holds the writing facade. */
   kube: KubeReader;
@@ -138,21 +138,27 @@ export interface StepContext<P = Record<string, unknown>> {
   signal: AbortSignal;
   now(): Date;
   log: Logger;
-  /** Shared between the steps of one run (e.g. what a check step found, for the act step). */
-  state: Map<string, unknown>;
+  /** What the steps of one run hand each other (what a check found, for the act step), typed by the runbook. */
+  state: S;
   /** Progress during long fan-outs, e.g. (37, 120, 'agents checked'). */
   progress(done: number, total: number, label: string): void;
 }
 
-export interface Step<P = Record<string, unknown>> {
+export interface Step<P = Record<string, unknown>, S = Record<string, never>> {
   id: string;
   title: string;
   /** Write steps run only in `auto`; in `approve` the run stops before the first one. */
   writes: boolean;
-  run(ctx: StepContext<P>): Promise<Outcome>;
+  /**
+   * When the step applies, as a condition on the cluster's facts (like cilium-cli's conditional
+   * scenarios): the reason it does not, or undefined when it does. The engine reports a step that
+   * does not apply as skipped with that reason, without running it.
+   */
+  when?(ctx: StepContext<P, S>): Promise<string | undefined>;
+  run(ctx: StepContext<P, S>): Promise<Outcome>;
 }
 
-export interface Runbook<P = Record<string, unknown>> {
+export interface Runbook<P = Record<string, unknown>, S = Record<string, never>> {
   id: string;
   title: string;
   summary: string;
@@ -161,8 +167,13 @@ export interface Runbook<P = Record<string, unknown>> {
   params: z.ZodType<P>;
   /** Alert names this runbook answers (for routing). */
   answers: string[];
-  steps: Step<P>[];
+  /** The state a run starts with (fresh for every run). */
+  newState(): S;
+  steps: Step<P, S>[];
 }
+
+/** Any runbook, its types forgotten: what a registry holds; the engine validates params on each run. */
+export type AnyRunbook = Runbook<unknown, unknown>;
 
 export interface StepReport extends Outcome {
   id: string;

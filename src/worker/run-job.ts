@@ -4,7 +4,7 @@ import type { ClusterAccess } from '../cluster/types.ts';
 import type { ClusterConfig, ResponderConfig } from '../config/schema.ts';
 import { actionKey } from '../engine/actuator.ts';
 import { runRunbook } from '../engine/run.ts';
-import type { Brake, Logger, Report, Runbook } from '../engine/types.ts';
+import type { AnyRunbook, Brake, Logger, Report } from '../engine/types.ts';
 import type { Job } from '../queue/job.ts';
 import { queuedRecord } from '../routing/admit.ts';
 import type { RunRecord, StateStore } from '../store/types.ts';
@@ -13,7 +13,7 @@ import { compactReport } from './compact-report.ts';
 export interface WorkerContext {
   config: ResponderConfig;
   store: StateStore;
-  runbooks: readonly Runbook<never>[];
+  runbooks: readonly AnyRunbook[];
   connect: (cluster: ClusterConfig) => Promise<ClusterAccess>;
   chat: ChatSink;
   /** Channel for clusters that name none. */
@@ -183,7 +183,7 @@ function heartbeat(
 
 async function runReport(
   job: Job,
-  runbook: Runbook<never>,
+  runbook: AnyRunbook,
   cluster: ClusterConfig,
   runId: string,
   context: WorkerContext,

@@ -4,7 +4,7 @@ import type { Evidence, Finding, Step } from '../../../src/engine/types.ts';
 import { readAgentFacts } from '../agent-facts.ts';
 import type { Params } from '../params.ts';
 import { type AgentCgroupFacts, judgePlacement, placementEvidence } from '../placement.ts';
-import { socketLbDecision } from './socket-lb.ts';
+import { type CgroupRootState, socketLbDecision } from './socket-lb.ts';
 
 /** cilium-config `cgroup-root` when unset; the Helm chart's `cgroup.hostRoot`. */
 export const DEFAULT_CGROUP_ROOT = '/run/cilium/cgroupv2';
@@ -47,13 +47,16 @@ function failureFinding(failure: Failure): Finding {
 }
 
 /** Step 2: per agent, is its cgroup root the host's (inode 1), and do Cilium's socket hooks sit on it? */
-export const agentCgroupRootStep: Step<Params> = {
+export const agentCgroupRootStep: Step<Params, CgroupRootState> = {
   id: 'agent-cgroup-root',
   title: "Socket-LB hooks on each agent's host cgroup root",
   writes: false,
-  async run(ctx) {
+  // The hooks are only in use with socket LB on.
+  async when(ctx) {
     const socketLb = socketLbDecision(ctx.state);
-    if (!socketLb.enabled) return outcome('skip', `skipped: socket LB is off (${socketLb.because})`);
+    return socketLb.enabled ? undefined : `skipped: socket LB is off (${socketLb.because})`;
+  },
+  async run(ctx) {
     const root = (await ctx.cilium.config())['cgroup-root'] || DEFAULT_CGROUP_ROOT;
     const results = await ctx.cilium.forEachAgent((agent) => readAgentFacts(ctx.cilium, agent, root), {
       concurrency: ctx.limits.concurrency,

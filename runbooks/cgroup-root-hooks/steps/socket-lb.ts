@@ -12,12 +12,14 @@ export interface SocketLbDecision {
   because: string;
 }
 
-const DECISION_KEY = 'cgroup-root-hooks/socket-lb';
+/** What the steps of one run hand each other. */
+export interface CgroupRootState {
+  socketLb?: SocketLbDecision;
+}
 
-export function socketLbDecision(state: ReadonlyMap<string, unknown>): SocketLbDecision {
-  const decision = state.get(DECISION_KEY) as SocketLbDecision | undefined;
-  if (!decision) throw new Error('the socket-lb step has not decided whether socket LB is on');
-  return decision;
+export function socketLbDecision(state: CgroupRootState): SocketLbDecision {
+  if (!state.socketLb) throw new Error('the socket-lb step has not decided whether socket LB is on');
+  return state.socketLb;
 }
 
 const CONFIG_KEYS = ['kube-proxy-replacement', 'bpf-lb-sock', 'bpf-lb-sock-hostns-only', 'cgroup-root'];
@@ -75,7 +77,7 @@ export function decideSocketLb(
 }
 
 /** Step 1: socket LB is what the broken mount breaks; without it there is nothing to check. */
-export const socketLbStep: Step<Params> = {
+export const socketLbStep: Step<Params, CgroupRootState> = {
   id: 'socket-lb',
   title: 'Is socket LB on?',
   writes: false,
@@ -85,7 +87,7 @@ export const socketLbStep: Step<Params> = {
     const sample = agents.find((agent) => agent.ready) ?? agents[0];
     const status = sample ? await agentStatus(ctx.cilium, sample) : undefined;
     const decision = decideSocketLb(config, status);
-    ctx.state.set(DECISION_KEY, decision);
+    ctx.state.socketLb = decision;
     const evidence: Evidence[] = [
       {
         source: 'cilium-config',

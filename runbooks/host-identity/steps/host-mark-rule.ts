@@ -4,13 +4,13 @@ import { readHostMark } from '../agent-check.ts';
 import { agentFailureOutcome } from '../agent-errors.ts';
 import { hostMarkFinding } from '../findings.ts';
 import type { HostIdentityParams } from '../params.ts';
-import { facts } from '../shared-state.ts';
+import { facts, type HostIdentityFacts } from '../shared-state.ts';
 
 /** Evidence for this many nodes at most: on a large cluster the findings already name every node. */
 const EVIDENCE_NODES = 10;
 
 /** Every agent's filter table: does CILIUM_OUTPUT mark host traffic, and does OUTPUT feed it? */
-export const hostMarkRule: Step<HostIdentityParams> = {
+export const hostMarkRule: Step<HostIdentityParams, HostIdentityFacts> = {
   id: 'host-mark-rule',
   title: 'Each agent marks host traffic (CILIUM_OUTPUT host mark rule)',
   writes: false,

@@ -2,12 +2,12 @@ import { outcome, statusFor } from '../../../src/engine/outcome.ts';
 import type { Finding, Step } from '../../../src/engine/types.ts';
 import { ENABLE_RULES_FIX, IPTABLES_RULES_DISABLED } from '../findings.ts';
 import type { HostIdentityParams } from '../params.ts';
-import { facts } from '../shared-state.ts';
+import { facts, type HostIdentityFacts } from '../shared-state.ts';
 
 const KEY = 'install-iptables-rules';
 
 /** cilium-config `install-iptables-rules`: "false" leaves host traffic unmarked on every node. */
-export const iptablesConfig: Step<HostIdentityParams> = {
+export const iptablesConfig: Step<HostIdentityParams, HostIdentityFacts> = {
   id: 'iptables-config',
   title: 'Cilium installs its iptables rules',
   writes: false,

@@ -6,7 +6,7 @@ import { type Drop, worldPolicyDropsTo } from '../drops.ts';
 import { POLICY_DENIED_FROM_HOST } from '../findings.ts';
 import type { HostIdentityParams } from '../params.ts';
 import { type ProbedPod, podsFailingProbesUnderPolicy } from '../probe-failures.ts';
-import { facts } from '../shared-state.ts';
+import { facts, type HostIdentityFacts } from '../shared-state.ts';
 import { watchDrops } from '../watch-drops.ts';
 
 function describeDrop(drop: Drop): string {
@@ -35,7 +35,7 @@ function finding(pod: ProbedPod, drops: readonly Drop[], ruleMissing: boolean): 
  * drops their agents see: the incident's symptom, tied to its cause. Only agents on nodes with
  * such pods are watched, each for `monitorSeconds`.
  */
-export const policyDrops: Step<HostIdentityParams> = {
+export const policyDrops: Step<HostIdentityParams, HostIdentityFacts> = {
   id: 'policy-drops',
   title: 'Probes to policy-selected pods dropped as world',
   writes: false,

@@ -1,7 +1,7 @@
 import { outcome } from '../../../src/engine/outcome.ts';
 import type { DoneAction, PlannedAction, Step } from '../../../src/engine/types.ts';
 import type { HostIdentityParams } from '../params.ts';
-import { facts } from '../shared-state.ts';
+import { facts, type HostIdentityFacts } from '../shared-state.ts';
 
 const ACTION = 'restart-agent';
 const REASON =
@@ -26,19 +26,19 @@ function summaryOf(done: readonly DoneAction[]): { status: 'pass' | 'warn' | 'fa
  * restart changes nothing, so nothing is planned. Restarts go through the actuator, which acts
  * only on approved plans and within the per-run cap.
  */
-export const restartAgents: Step<HostIdentityParams> = {
+export const restartAgents: Step<HostIdentityParams, HostIdentityFacts> = {
   id: 'restart-agents',
   title: 'Restart agents so they install the host mark rule',
   writes: true,
+  async when(ctx) {
+    const known = facts(ctx);
+    if (known.missing.length === 0) return 'every agent has the host mark rule';
+    if (!known.installRules)
+      return 'no restart planned: install-iptables-rules is "false", so a restarted agent would still not install the rule; set it to "true" first';
+    return undefined;
+  },
   async run(ctx) {
     const known = facts(ctx);
-    if (known.missing.length === 0) return outcome('skip', 'every agent has the host mark rule');
-    if (!known.installRules) {
-      return outcome(
-        'skip',
-        'no restart planned: install-iptables-rules is "false", so a restarted agent would still not install the rule; set it to "true" first',
-      );
-    }
     const plan: PlannedAction[] = [];
     const done: DoneAction[] = [];
     for (const { agent } of known.missing) {

@@ -3,20 +3,22 @@ import type { Evidence, Finding, Step } from '../../../src/engine/types.ts';
 import { awaitHostMark } from '../agent-rollover.ts';
 import { hostMarkFinding } from '../findings.ts';
 import type { HostIdentityParams } from '../params.ts';
-import { facts, type MissingRule } from '../shared-state.ts';
+import { facts, type HostIdentityFacts, type MissingRule } from '../shared-state.ts';
 
 /**
  * After restarts, each restarted node again: its new agent Ready and the rule in place (polled,
  * bounded). Nodes that were not restarted still lack the rule and are reported again, so the
  * run's verdict (which this last step decides after a write) does not overstate the fix.
  */
-export const verifyRule: Step<HostIdentityParams> = {
+export const verifyRule: Step<HostIdentityParams, HostIdentityFacts> = {
   id: 'verify-rule',
   title: 'Host mark rule present after the restarts',
   writes: false,
+  async when(ctx) {
+    return facts(ctx).restarted.size === 0 ? 'no agent was restarted; nothing to verify' : undefined;
+  },
   async run(ctx) {
     const known = facts(ctx);
-    if (known.restarted.size === 0) return outcome('skip', 'no agent was restarted; nothing to verify');
     const timeoutMs = ctx.params.verifyTimeoutSeconds * 1000;
     const findings: Finding[] = [];
     const evidence: Evidence[] = [];

@@ -27,16 +27,18 @@ export const securityGroupsStep: Step<Params> = {
   id: 'security-groups',
   title: 'Node security groups allow the tunnel',
   writes: false,
+  // Only tunnels cross the security groups, and only a cluster with an AWS side can read them.
+  async when(ctx) {
+    const routing = await readRouting(ctx);
+    if (routing.mode === 'native') return notApplicable(routing).summary;
+    if (!ctx.aws)
+      return 'not checked: the cluster has no AWS side in the config (an eks cluster, or aws.region on a kubeconfig cluster)';
+    return undefined;
+  },
   async run(ctx) {
     const routing = await readRouting(ctx);
-    if (routing.mode === 'native') return notApplicable(routing);
     const ec2 = ctx.aws?.ec2;
-    if (!ec2) {
-      return outcome(
-        'skip',
-        'not checked: the cluster has no AWS side in the config (an eks cluster, or aws.region on a kubeconfig cluster)',
-      );
-    }
+    if (routing.mode === 'native' || !ec2) throw new Error('security-groups ran where it does not apply');
     const agentNodes = new Set((await ctx.cilium.agents()).map((agent) => agent.node));
     const nodes = await ctx.kube.list(RESOURCES.nodes, { project: instanceOf });
     const instanceIds = nodes.flatMap(({ node, instanceId }) =>

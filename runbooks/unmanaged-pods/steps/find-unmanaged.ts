@@ -4,7 +4,7 @@ import type { Evidence, Step } from '../../../src/engine/types.ts';
 import { holdExplanation, restartExplanation, unmanagedPodFinding } from '../findings.ts';
 import type { UnmanagedPodsParams } from '../params.ts';
 import type { Scan } from '../scan.ts';
-import { firstScan } from '../state.ts';
+import { firstScan, type UnmanagedPodsState } from '../state.ts';
 import { count, formatAge, listSome } from '../wording.ts';
 
 function scanEvidence(scan: Scan): Evidence[] {
@@ -26,7 +26,7 @@ function scanEvidence(scan: Scan): Evidence[] {
 }
 
 /** Step 2: Running pods on the pod network, older than the grace period, without a CiliumEndpoint. */
-export const findUnmanaged: Step<UnmanagedPodsParams> = {
+export const findUnmanaged: Step<UnmanagedPodsParams, UnmanagedPodsState> = {
   id: 'find-unmanaged',
   title: 'Pods Cilium does not manage',
   writes: false,

@@ -4,7 +4,7 @@ import type { Evidence, Finding, Step } from '../../../src/engine/types.ts';
 import { CODES } from '../findings.ts';
 import type { UnmanagedPodsParams } from '../params.ts';
 import type { UnmanagedPod } from '../scan.ts';
-import { firstScan } from '../state.ts';
+import { firstScan, type UnmanagedPodsState } from '../state.ts';
 import { INTERVAL_KEY, SELECTOR_KEY, type WatcherConfig, watcherConfig } from '../watcher-config.ts';
 import { count, listSome } from '../wording.ts';
 
@@ -83,7 +83,7 @@ function coverageText(
  * finds? It shares the run's one pod scan with the later steps; if the scan fails, this step
  * still reports the settings and leaves the error to `find-unmanaged`, where it belongs.
  */
-export const operatorWatcher: Step<UnmanagedPodsParams> = {
+export const operatorWatcher: Step<UnmanagedPodsParams, UnmanagedPodsState> = {
   id: 'operator-watcher',
   title: "Cilium operator's unmanaged-pod watcher",
   writes: false,

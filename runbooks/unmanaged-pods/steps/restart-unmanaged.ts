@@ -3,7 +3,7 @@ import { podKey } from '../../../src/engine/pod-facts.ts';
 import type { ActionOutcome, Mode, PlannedAction, Step } from '../../../src/engine/types.ts';
 import type { UnmanagedPodsParams } from '../params.ts';
 import type { UnmanagedPod } from '../scan.ts';
-import { firstScan, type Restart, saveRestarts } from '../state.ts';
+import { firstScan, type Restart, saveRestarts, type UnmanagedPodsState } from '../state.ts';
 import { formatAge } from '../wording.ts';
 
 const EVICT = 'evict-pod';
@@ -30,7 +30,7 @@ function tally(restarts: readonly Restart[], mode: Mode): string {
  * (mode, exclusions, cap, brake, PodDisruptionBudgets, uid precondition). Its replacement comes
  * up with a CiliumEndpoint, because the node's agent is ready.
  */
-export const restartUnmanaged: Step<UnmanagedPodsParams> = {
+export const restartUnmanaged: Step<UnmanagedPodsParams, UnmanagedPodsState> = {
   id: 'restart-unmanaged',
   title: 'Restart unmanaged pods (eviction)',
   writes: true,

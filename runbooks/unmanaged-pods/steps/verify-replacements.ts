@@ -11,7 +11,7 @@ import {
 import type { UnmanagedPodsParams } from '../params.ts';
 import { awaitReplacements, REPLACEMENT_WAIT, type ReplacementCheck } from '../replacements.ts';
 import { scanCluster, type UnmanagedPod } from '../scan.ts';
-import { firstScan, type Restart, savedRestarts } from '../state.ts';
+import { firstScan, type Restart, savedRestarts, type UnmanagedPodsState } from '../state.ts';
 import { count, deletePodCommand } from '../wording.ts';
 
 const WAITED = `${REPLACEMENT_WAIT.timeoutMs / 1000}s`;
@@ -46,14 +46,16 @@ function remainingExplanation(
  * and reports every pod still unmanaged with the reason it is. In dry-run nothing changed, so
  * `find-unmanaged` already says what remains.
  */
-export const verifyReplacements: Step<UnmanagedPodsParams> = {
+export const verifyReplacements: Step<UnmanagedPodsParams, UnmanagedPodsState> = {
   id: 'verify-replacements',
   title: 'Replacements are managed; what remains',
   writes: false,
+  async when(ctx) {
+    if (ctx.mode === 'dry-run') return 'dry-run: nothing was evicted, so nothing to verify';
+    return (await firstScan(ctx)).unmanaged.length === 0 ? 'nothing to verify: no unmanaged pods' : undefined;
+  },
   async run(ctx) {
-    if (ctx.mode === 'dry-run') return outcome('skip', 'dry-run: nothing was evicted, so nothing to verify');
     const before = await firstScan(ctx);
-    if (before.unmanaged.length === 0) return outcome('skip', 'nothing to verify: no unmanaged pods');
 
     const restarts = savedRestarts(ctx);
     const evicted = restarts.filter(({ result }) => result.outcome === 'done').map(({ pod }) => pod);

@@ -26,6 +26,7 @@ describe('the report lists every write that happened, whatever ended the run', (
       doc: 'runbooks/cut-off/README.md',
       params: z.looseObject({}),
       answers: [],
+      newState: () => ({}),
       steps: [
         {
           id: 'restart',

@@ -35,6 +35,7 @@ describe("a step's cluster handle", () => {
       doc: 'runbooks/look/README.md',
       params: z.looseObject({}),
       answers: [],
+      newState: () => ({}),
       steps: [
         {
           id: 'look',

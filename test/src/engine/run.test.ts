@@ -24,6 +24,8 @@ import type {
 import { type SimUnderTest, startScenario } from '../../helpers/sim-access.ts';
 
 type Params = Record<string, unknown>;
+/** These made-up steps hand each other anything. */
+type State = Map<string, unknown>;
 
 /** A facade that fails the test if the engine (or a step) touches it at all. */
 function untouchable<T>(what: string): T {
@@ -46,13 +48,13 @@ const offline: ClusterAccess = {
 
 function step(
   id: string,
-  run: (ctx: StepContext<Params>) => Promise<Outcome>,
+  run: (ctx: StepContext<Params, State>) => Promise<Outcome>,
   writes = false,
-): Step<Params> & { run: Mock<(ctx: StepContext<Params>) => Promise<Outcome>> } {
+): Step<Params, State> & { run: Mock<(ctx: StepContext<Params, State>) => Promise<Outcome>> } {
   return { id, title: `Step ${id}`, writes, run: vi.fn(run) };
 }
 
-function runbook(steps: Step<Params>[], id = 'test-runbook'): Runbook<Params> {
+function runbook(steps: Step<Params, State>[], id = 'test-runbook'): Runbook<Params, State> {
   return {
     id,
     title: 'A test runbook',
@@ -60,11 +62,14 @@ function runbook(steps: Step<Params>[], id = 'test-runbook'): Runbook<Params> {
     doc: 'runbooks/test-runbook.md',
     params: z.looseObject({}),
     answers: [],
+    newState: () => new Map(),
     steps,
   };
 }
 
-function run(options: Partial<RunOptions<Params>> & { runbook: Runbook<Params> }): Promise<Report> {
+function run(
+  options: Partial<RunOptions<Params, State>> & { runbook: Runbook<Params, State> },
+): Promise<Report> {
   return runRunbook({ access: offline, mode: 'dry-run', ...options });
 }
 
@@ -115,7 +120,7 @@ describe('runRunbook: steps', () => {
 
   it('gives each step the run context: cluster, mode, merged limits, parsed params, progress', async () => {
     const progress = vi.fn();
-    let seen: StepContext<Params> | undefined;
+    let seen: StepContext<Params, State> | undefined;
     const book = runbook([
       step('look', async (ctx) => {
         seen = ctx;
@@ -245,7 +250,7 @@ describe('runRunbook: steps', () => {
 
   it('validates params before anything runs: InvalidParamsError names the field', async () => {
     const look = step('look', async () => outcome('pass', 'ok'));
-    const book: Runbook<Params> = {
+    const book: Runbook<Params, State> = {
       ...runbook([look]),
       params: z.object({
         namespace: z.string(),

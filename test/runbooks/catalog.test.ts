@@ -1,0 +1,18 @@
+import { describe, expect, it } from 'vitest';
+import { RUNBOOK_IDS } from '../../runbooks/catalog.ts';
+import { RUNBOOKS } from '../../runbooks/index.ts';
+
+describe('the runbook catalog', () => {
+  it('lists exactly the registry, in its order (the admitting functions route by it)', () => {
+    expect(RUNBOOKS.map((runbook) => runbook.id)).toEqual([...RUNBOOK_IDS]);
+  });
+
+  it('every runbook has its doc at runbooks/<id>/README.md and a fresh state per run', async () => {
+    const { existsSync } = await import('node:fs');
+    for (const runbook of RUNBOOKS) {
+      expect(runbook.doc).toBe(`runbooks/${runbook.id}/README.md`);
+      expect(existsSync(runbook.doc)).toBe(true);
+      expect(runbook.newState()).not.toBe(runbook.newState());
+    }
+  });
+});
