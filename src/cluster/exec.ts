@@ -1,8 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import { Writable } from 'node:stream';
-import { Exec, type KubeConfig } from '@kubernetes/client-node';
-// Not re-exported by the package index; its socket factory is how we reach the socket before it opens.
-import { WebSocketHandler } from '@kubernetes/client-node/dist/web-socket-handler.js';
+import type { KubeConfig, V1Status } from '@kubernetes/client-node';
 import WebSocket from 'ws';
 import { exitFromStatus } from './exec-status.ts';
 import { decodeBody } from './http.ts';
@@ -20,14 +17,20 @@ export interface ExecTarget {
   command: string[];
 }
 
-/** Keeps a stream's chunks as bytes: tool output is not always UTF-8. */
-function byteSink(chunks: Buffer[]): Writable {
-  return new Writable({
-    write(chunk: Buffer, _encoding, done) {
-      chunks.push(chunk);
-      done();
-    },
-  });
+/** kube-apiserver's exec subprotocols, newest first: v5 adds a close channel, v4 a JSON status. */
+const PROTOCOLS = ['v5.channel.k8s.io', 'v4.channel.k8s.io'];
+/** The channel each frame's first byte names. */
+const STDOUT = 1;
+const STDERR = 2;
+const STATUS = 3;
+
+/** The exec URL of a container, with the command as repeated `command` parameters. */
+function execUrl(kc: KubeConfig, target: ExecTarget): string {
+  const server = kc.getCurrentCluster()?.server ?? '';
+  const query = new URLSearchParams({ container: target.container, stdout: 'true', stderr: 'true' });
+  for (const part of target.command) query.append('command', part);
+  const path = `/api/v1/namespaces/${encodeURIComponent(target.namespace)}/pods/${encodeURIComponent(target.pod)}/exec`;
+  return `${server.replace(/^http/, 'ws').replace(/\/+$/, '')}${path}?${query}`;
 }
 
 /** The typed error for an upgrade the server answered with an HTTP error (403, 404, 429...). */
@@ -51,7 +54,7 @@ function messageOf(error: unknown): string {
 }
 
 /**
- * Runs a command through client-node's WebSocket exec (v5/v4 channel protocols) and collects its
+ * Runs a command over kube-apiserver's WebSocket exec (v5/v4 channel protocols) and collects its
  * output as bytes and its exit code from the final Status. The upgrade has its own timeout, then
  * the command has one; a connection that ends without a Status is `unavailable`, since nobody
  * knows how the command ended.
@@ -83,58 +86,64 @@ export function execInPod(
         reject(error);
         socket?.terminate();
       });
-
-    // client-node gives the socket back only once it is open; its factory hands it over earlier,
-    // so the upgrade can be timed out, its refusal read, and the token set per call.
-    const handler = new WebSocketHandler(kc, (uri, protocols, socketOptions) => {
-      const headers = options.token
-        ? { ...socketOptions.headers, Authorization: `Bearer ${options.token}` }
-        : socketOptions.headers;
-      const ws = new WebSocket(uri, protocols, { ...socketOptions, headers });
-      ws.on('unexpected-response', (_request, response) => {
-        refusal = refusalError(response);
-        void refusal.finally(() => ws.terminate());
-      });
-      socket = ws;
-      return ws;
-    });
-
     let timer = setTimeout(
       () => fail(failure('timeout', `WebSocket not upgraded within ${handshakeTimeoutMs} ms`)),
       handshakeTimeoutMs,
     );
-    new Exec(kc, handler)
-      .exec(
-        target.namespace,
-        target.pod,
-        target.container,
-        target.command,
-        byteSink(stdout),
-        byteSink(stderr),
-        null,
-        false,
-        (status) =>
-          settle(() =>
-            resolve({
-              stdout: Buffer.concat(stdout),
-              stderr: Buffer.concat(stderr),
-              ...exitFromStatus(status),
-            }),
-          ),
-      )
-      .then((ws) => {
+
+    // The kubeconfig's TLS and credentials through client-node's public API; the socket is ours,
+    // so the upgrade can be timed out, its refusal read, and the token set per call.
+    const connection: WebSocket.ClientOptions = {};
+    kc.applyToHTTPSOptions(connection)
+      .then(() => {
         if (settled) return;
-        clearTimeout(timer);
-        timer = setTimeout(
-          () => fail(failure('timeout', `no exit status within ${commandTimeoutMs} ms`)),
-          commandTimeoutMs,
-        );
-        ws.on('close', () =>
-          fail(failure('unavailable', 'connection closed before the command reported its exit status')),
-        );
+        const headers = options.token
+          ? { ...connection.headers, Authorization: `Bearer ${options.token}` }
+          : connection.headers;
+        const ws = new WebSocket(execUrl(kc, target), PROTOCOLS, { ...connection, headers });
+        socket = ws;
+        ws.on('unexpected-response', (_request, response) => {
+          refusal = refusalError(response);
+          void refusal.then((error) => fail(error)).finally(() => ws.terminate());
+        });
+        ws.on('open', () => {
+          clearTimeout(timer);
+          timer = setTimeout(
+            () => fail(failure('timeout', `no exit status within ${commandTimeoutMs} ms`)),
+            commandTimeoutMs,
+          );
+        });
+        ws.on('message', (data: Buffer, isBinary: boolean) => {
+          const frame = isBinary ? data : Buffer.from(data);
+          const channel = frame[0];
+          const payload = frame.subarray(1);
+          if (channel === STDOUT) stdout.push(payload);
+          else if (channel === STDERR) stderr.push(payload);
+          else if (channel === STATUS) {
+            let status: V1Status;
+            try {
+              status = JSON.parse(payload.toString('utf8')) as V1Status;
+            } catch {
+              return fail(failure('unavailable', 'the exit status frame is not JSON'));
+            }
+            settle(() => {
+              resolve({
+                stdout: Buffer.concat(stdout),
+                stderr: Buffer.concat(stderr),
+                ...exitFromStatus(status),
+              });
+              ws.close();
+            });
+          }
+        });
+        ws.on('close', () => {
+          if (!refusal)
+            fail(failure('unavailable', 'connection closed before the command reported its exit status'));
+        });
+        ws.on('error', (error) => {
+          if (!refusal) fail(failure('unavailable', messageOf(error)));
+        });
       })
-      .catch(async (error: unknown) =>
-        fail(refusal ? await refusal : failure('unavailable', messageOf(error))),
-      );
+      .catch((error: unknown) => fail(failure('unavailable', messageOf(error))));
   });
 }
