@@ -9,7 +9,12 @@ import {
 import { ageSeconds, type PodFacts, podFacts, podKey } from '../../src/engine/pod-facts.ts';
 import type { StepContext } from '../../src/engine/types.ts';
 import type { UnmanagedPodsParams } from './params.ts';
-import type { UnmanagedPodsState } from './state.ts';
+
+/** What a scan reads: the cluster, the params and limits, the clock. */
+type ScanContext = Pick<
+  StepContext<UnmanagedPodsParams, unknown>,
+  'kube' | 'cilium' | 'params' | 'limits' | 'now'
+>;
 
 /** Server-side filters: only Running pods on the pod network can be unmanaged. */
 const RUNNING_ON_POD_NETWORK = 'status.phase=Running,spec.hostNetwork=false';
@@ -54,7 +59,7 @@ export function splitByAge(
   return { unmanaged: unmanaged.sort(byKey), young: young.sort(byKey) };
 }
 
-async function agentHealth(ctx: StepContext<UnmanagedPodsParams, UnmanagedPodsState>): Promise<AgentHealth> {
+async function agentHealth(ctx: ScanContext): Promise<AgentHealth> {
   const [agents, tainted] = await Promise.all([
     ctx.cilium.agents(),
     ctx.kube.list(RESOURCES.nodes, {
@@ -75,7 +80,7 @@ async function agentHealth(ctx: StepContext<UnmanagedPodsParams, UnmanagedPodsSt
  * an endpoint: a 150,000-pod cluster costs a set of names and a set of uids. Endpoints first, so
  * a pod created in between looks young rather than unmanaged.
  */
-export async function scanCluster(ctx: StepContext<UnmanagedPodsParams, UnmanagedPodsState>): Promise<Scan> {
+export async function scanCluster(ctx: ScanContext): Promise<Scan> {
   const namespaces = ctx.params.namespaces ?? [undefined];
   const graceSeconds = ctx.params.gracePeriodSeconds ?? ctx.limits.gracePeriodSeconds;
   const endpointLists = await Promise.all(
