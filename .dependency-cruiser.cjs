@@ -3,13 +3,29 @@
  * Layers, lowest first: cluster, aws, config, triggers, engine, params → store, queue, chat →
  * slack, routing → worker → app. runbooks/ sit on the engine; functions/ and cli/ on app.
  */
-const FOLDERS = ['app', 'aws', 'chat', 'cluster', 'config', 'engine', 'params', 'queue', 'routing', 'slack', 'store', 'triggers', 'validation', 'worker'];
+const FOLDERS = [
+  'app',
+  'aws',
+  'chat',
+  'cluster',
+  'config',
+  'engine',
+  'params',
+  'queue',
+  'routing',
+  'slack',
+  'store',
+  'triggers',
+  'validation',
+  'worker',
+];
 
 module.exports = {
   forbidden: [
     {
       name: 'core-free-of-entries',
-      comment: 'src/ is the core: it never imports the Lambda entries, the CLI, the simulator or the runbooks.',
+      comment:
+        'src/ is the core: it never imports the Lambda entries, the CLI, the simulator or the runbooks.',
       severity: 'error',
       from: { path: '^src/' },
       to: { path: '^(functions|cli|sim|runbooks|bench|test)/' },

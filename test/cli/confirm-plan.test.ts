@@ -44,7 +44,11 @@ describe('responder run --mode approve, on a terminal', () => {
   it('"yes" applies exactly the plan shown, re-checked against the cluster', async () => {
     expect(plan.verdict).toBe('needs-approval');
     const questions: string[] = [];
-    const decision = await confirmPlan(plan, async (q) => (questions.push(q), 'yes'), context());
+    const ask = async (question: string) => {
+      questions.push(question);
+      return 'yes';
+    };
+    const decision = await confirmPlan(plan, ask, context());
     expect(questions[0]).toMatch(/^Apply these \d+ actions to sim\? Only "yes" applies them: $/);
     expect(decision.applied).toBe(true);
     const done = evicted(decision.output?.reports[0]);

@@ -1,0 +1,266 @@
+import { fileURLToPath } from 'node:url';
+import { Arn, Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
+import { Alarm, ComparisonOperator, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
+import { AttributeType, BillingMode, ProjectionType, Table, TableEncryption } from 'aws-cdk-lib/aws-dynamodb';
+import { CfnAccessEntry } from 'aws-cdk-lib/aws-eks';
+import { Rule } from 'aws-cdk-lib/aws-events';
+import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
+import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import { Architecture, FunctionUrlAuthType, type IFunction, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
+import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
+import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { CfnSchedule } from 'aws-cdk-lib/aws-scheduler';
+import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
+import type { ITopic } from 'aws-cdk-lib/aws-sns';
+import { LambdaSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
+import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
+import { Construct } from 'constructs';
+import type { ResponderConfig } from '../src/config/schema.ts';
+import { RUNS_BY_CLUSTER, RUNS_BY_TIME, TTL_ATTRIBUTE } from '../src/store/dynamodb/layout.ts';
+import { BUNDLING } from './bundling.ts';
+import { RESPONDER_GROUP } from './rbac.ts';
+
+export interface CiliumResponderProps {
+  /** The responder config, validated (clusters, routes, schedules, limits, approvers). */
+  config: ResponderConfig;
+  /** The config file, bundled beside each function's code. */
+  configPath: string;
+  /** An SNS topic CloudWatch alarms notify, to subscribe the alarm function to. */
+  alarmTopic?: ITopic;
+  /** Deliveries before a job goes to the dead-letter queue. Default 3. */
+  maxAttempts?: number;
+  /** Most worker runs at once, so an alert storm cannot take the account's concurrency. Default 5. */
+  workerConcurrency?: number;
+  /** The channel for clusters that name none. */
+  defaultChannel?: string;
+}
+
+const FUNCTIONS_DIR = fileURLToPath(new URL('../functions/', import.meta.url));
+/** A run's time budget is 5 minutes (the engine's default); the worker gets a margin over it. */
+const WORKER_TIMEOUT = Duration.minutes(6);
+
+/**
+ * Cilium Responder as one construct: the four functions, the table, the queue and its DLQ, the
+ * secret, the triggers (Function URL, CloudWatch alarm rule and SNS, Scheduler), alarms, and
+ * least-privilege access in AWS and, through EKS access entries, in each cluster.
+ */
+export class CiliumResponder extends Construct {
+  readonly table: Table;
+  readonly queue: Queue;
+  readonly deadLetterQueue: Queue;
+  readonly secret: Secret;
+  readonly http: NodejsFunction;
+  readonly alarm: NodejsFunction;
+  readonly sweep: NodejsFunction;
+  readonly worker: NodejsFunction;
+
+  constructor(scope: Construct, id: string, props: CiliumResponderProps) {
+    super(scope, id);
+    const maxAttempts = props.maxAttempts ?? 3;
+
+    this.table = new Table(this, 'State', {
+      partitionKey: { name: 'pk', type: AttributeType.STRING },
+      sortKey: { name: 'sk', type: AttributeType.STRING },
+      billingMode: BillingMode.PAY_PER_REQUEST,
+      timeToLiveAttribute: TTL_ATTRIBUTE,
+      pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
+      encryption: TableEncryption.AWS_MANAGED,
+      removalPolicy: RemovalPolicy.RETAIN,
+    });
+    for (const index of [RUNS_BY_CLUSTER, RUNS_BY_TIME]) {
+      this.table.addGlobalSecondaryIndex({
+        indexName: index.indexName,
+        partitionKey: { name: index.partitionKey, type: AttributeType.STRING },
+        sortKey: { name: index.sortKey, type: AttributeType.STRING },
+        projectionType: ProjectionType.ALL,
+      });
+    }
+
+    this.deadLetterQueue = new Queue(this, 'DeadLetters', {
+      retentionPeriod: Duration.days(14),
+      encryption: QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+    });
+    this.queue = new Queue(this, 'Jobs', {
+      // Above the worker's timeout, so a job is not delivered again while it still runs.
+      visibilityTimeout: WORKER_TIMEOUT.plus(Duration.minutes(1)),
+      deadLetterQueue: { queue: this.deadLetterQueue, maxReceiveCount: maxAttempts },
+      encryption: QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+    });
+
+    this.secret = new Secret(this, 'Secrets', {
+      description:
+        'Cilium Responder: {"slackSigningSecret", "slackBotToken", "alertmanagerToken", "operatorToken"}',
+    });
+
+    const environment = {
+      TABLE_NAME: this.table.tableName,
+      QUEUE_URL: this.queue.queueUrl,
+      DEAD_LETTER_QUEUE_URL: this.deadLetterQueue.queueUrl,
+      SECRETS_ID: this.secret.secretArn,
+      RESPONDER_CONFIG: './responder.config.yaml',
+      MAX_ATTEMPTS: String(maxAttempts),
+      DEFAULT_CHANNEL: props.defaultChannel ?? '#cilium-responder',
+      POWERTOOLS_SERVICE_NAME: 'cilium-responder',
+    };
+    const fn = (
+      name: string,
+      options: { memorySize: number; timeout: Duration; reservedConcurrency?: number },
+    ) =>
+      new NodejsFunction(this, name, {
+        entry: `${FUNCTIONS_DIR}${name.toLowerCase()}.ts`,
+        runtime: Runtime.NODEJS_22_X,
+        architecture: Architecture.ARM_64,
+        memorySize: options.memorySize,
+        timeout: options.timeout,
+        tracing: Tracing.ACTIVE,
+        environment,
+        bundling: {
+          ...BUNDLING,
+          commandHooks: {
+            beforeBundling: () => [],
+            beforeInstall: () => [],
+            // The config travels with the code; the functions read it at cold start.
+            afterBundling: (_input: string, output: string) => [
+              `cp "${props.configPath}" "${output}/responder.config.yaml"`,
+            ],
+          },
+        },
+        ...(options.reservedConcurrency ? { reservedConcurrentExecutions: options.reservedConcurrency } : {}),
+      });
+
+    this.http = fn('Http', { memorySize: 512, timeout: Duration.seconds(10) });
+    this.alarm = fn('Alarm', { memorySize: 512, timeout: Duration.seconds(30) });
+    this.sweep = fn('Sweep', { memorySize: 512, timeout: Duration.seconds(30) });
+    this.worker = fn('Worker', {
+      memorySize: 1024,
+      timeout: WORKER_TIMEOUT,
+      reservedConcurrency: props.workerConcurrency ?? 5,
+    });
+
+    // Slack and Alertmanager call it; the signature and bearer checks happen in code.
+    this.http.addFunctionUrl({ authType: FunctionUrlAuthType.NONE });
+
+    for (const admitting of [this.http, this.alarm, this.sweep]) {
+      this.table.grantReadWriteData(admitting);
+      this.queue.grantSendMessages(admitting);
+      this.secret.grantRead(admitting);
+    }
+    this.table.grantReadWriteData(this.worker);
+    this.deadLetterQueue.grantSendMessages(this.worker);
+    this.secret.grantRead(this.worker);
+    this.worker.addEventSource(
+      new SqsEventSource(this.queue, { batchSize: 5, reportBatchItemFailures: true }),
+    );
+    this.grantClusterAccess(props.config);
+
+    const alarmNames = props.config.routes.flatMap((route) =>
+      route.match.alarmName ? [route.match.alarmName] : [],
+    );
+    if (alarmNames.length > 0) {
+      new Rule(this, 'AlarmStateChange', {
+        eventPattern: {
+          source: ['aws.cloudwatch'],
+          detailType: ['CloudWatch Alarm State Change'],
+          detail: { alarmName: alarmNames, state: { value: ['ALARM'] } },
+        },
+        targets: [new LambdaFunction(this.alarm, { retryAttempts: 2, maxEventAge: Duration.hours(1) })],
+      });
+    }
+    if (props.alarmTopic) props.alarmTopic.addSubscription(new LambdaSubscription(this.alarm));
+
+    this.schedules(props.config);
+    this.alarms();
+  }
+
+  /**
+   * eks:DescribeCluster only on the configured EKS clusters, sts:AssumeRole only on their roles, the
+   * EC2 describe calls the tunnel runbook makes (EC2 allows no resource scoping for them), and an
+   * EKS access entry per cluster in this account, mapping the worker to the responder's group.
+   */
+  private grantClusterAccess(config: ResponderConfig): void {
+    const stack = Stack.of(this);
+    const eksClusters = config.clusters.flatMap((cluster) => (cluster.eks ? [cluster.eks] : []));
+    const roles = [
+      ...eksClusters.flatMap((eks) => (eks.roleArn ? [eks.roleArn] : [])),
+      ...config.clusters.flatMap((cluster) => (cluster.aws?.roleArn ? [cluster.aws.roleArn] : [])),
+    ];
+    const direct = eksClusters.filter((eks) => !eks.roleArn);
+    if (direct.length > 0) {
+      this.worker.addToRolePolicy(
+        new PolicyStatement({
+          actions: ['eks:DescribeCluster'],
+          resources: direct.map((eks) =>
+            Arn.format(
+              { service: 'eks', region: eks.region, resource: 'cluster', resourceName: eks.name },
+              stack,
+            ),
+          ),
+        }),
+      );
+      this.worker.addToRolePolicy(
+        new PolicyStatement({
+          actions: ['ec2:DescribeInstances', 'ec2:DescribeSecurityGroups'],
+          resources: ['*'],
+        }),
+      );
+    }
+    if (roles.length > 0)
+      this.worker.addToRolePolicy(
+        new PolicyStatement({ actions: ['sts:AssumeRole'], resources: [...new Set(roles)] }),
+      );
+    const workerRole = this.worker.role as Role;
+    for (const eks of direct) {
+      new CfnAccessEntry(this, `AccessEntry-${eks.name}`, {
+        clusterName: eks.name,
+        principalArn: workerRole.roleArn,
+        kubernetesGroups: [RESPONDER_GROUP],
+        type: 'STANDARD',
+      });
+    }
+  }
+
+  /** One EventBridge Scheduler schedule per configured sweep, with bounded retries and event age. */
+  private schedules(config: ResponderConfig): void {
+    if (config.schedules.length === 0) return;
+    const invoker = new Role(this, 'SchedulerInvoker', {
+      assumedBy: new ServicePrincipal('scheduler.amazonaws.com'),
+    });
+    this.sweep.grantInvoke(invoker);
+    for (const schedule of config.schedules) {
+      new CfnSchedule(this, `Schedule-${schedule.name}`, {
+        name: `cilium-responder-${schedule.name}`,
+        scheduleExpression: schedule.expression,
+        flexibleTimeWindow: { mode: 'OFF' },
+        target: {
+          arn: this.sweep.functionArn,
+          roleArn: invoker.roleArn,
+          // What the sweep function reads: the schedule's name and when it fired.
+          input: JSON.stringify({ schedule: schedule.name, scheduledTime: '<aws.scheduler.scheduled-time>' }),
+          retryPolicy: { maximumRetryAttempts: 2, maximumEventAgeInSeconds: 3600 },
+        },
+      });
+    }
+  }
+
+  /** What can go wrong, said before anyone asks: dead letters, worker errors, the brake tripping. */
+  private alarms(): void {
+    new Alarm(this, 'DeadLettersWaiting', {
+      metric: this.deadLetterQueue.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(5) }),
+      threshold: 1,
+      evaluationPeriods: 1,
+      comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+      treatMissingData: TreatMissingData.NOT_BREACHING,
+      alarmDescription: 'A responder job failed every attempt; its reason is on the dead-letter queue.',
+    });
+    new Alarm(this, 'WorkerErrors', {
+      metric: (this.worker as IFunction).metricErrors({ period: Duration.minutes(5) }),
+      threshold: 1,
+      evaluationPeriods: 1,
+      comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+      treatMissingData: TreatMissingData.NOT_BREACHING,
+      alarmDescription: 'The responder worker failed; see its logs.',
+    });
+  }
+}
