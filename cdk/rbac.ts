@@ -44,5 +44,5 @@ export function rbacManifest(ciliumNamespace = 'kube-system'): string {
       subjects: [{ kind: 'Group', apiGroup: 'rbac.authorization.k8s.io', name: RESPONDER_GROUP }],
     },
   ];
-  return `# Generated from src/cluster/permissions.ts by \`responder rbac\`; do not edit.\n${documents.map((d) => `---\n${stringify(d)}`).join('')}`;
+  return `# Generated from src/cluster/permissions.ts by \`responder rbac\`; do not edit.\n${documents.map((d) => `---\n${stringify(d, { aliasDuplicateObjects: false })}`).join('')}`;
 }

@@ -4,6 +4,7 @@ import { brakeCommand } from './commands/brake.ts';
 import { demoCommand } from './commands/demo.ts';
 import { historyCommand } from './commands/history.ts';
 import { listCommand } from './commands/list.ts';
+import { rbacCommand } from './commands/rbac.ts';
 import { runCommand } from './commands/run.ts';
 import { serveCommand } from './commands/serve.ts';
 import { simCommand } from './commands/sim.ts';
@@ -49,6 +50,7 @@ Exit codes: 0 healthy or remediated, 1 problems remain, 2 a run failed or the co
     brakeCommand(),
     sweepCommand(setExitCode),
     simCommand(),
+    rbacCommand(),
     demoCommand(setExitCode),
   ]) {
     program.addCommand(withOurExits(command));
