@@ -51,6 +51,8 @@ function ruleAllows(rule: AccessRule, attributes: ResourceAttributes): boolean {
 
 export class Authenticator {
   private readonly grants = new Map<string, TokenGrant>();
+  /** Who an EKS bearer token is, when EKS tokens are accepted (an access entry's mapping). */
+  private eksIdentity: Omit<TokenGrant, 'token'> | undefined;
 
   add(grant: TokenGrant): TokenGrant {
     this.grants.set(grant.token, grant);
@@ -62,15 +64,26 @@ export class Authenticator {
     return this.add({ token: newToken(), user, rules });
   }
 
+  /**
+   * Accepts EKS bearer tokens (`k8s-aws-v1.` + a presigned STS URL) as `user` with `rules`, as an
+   * EKS access entry maps a role to a Kubernetes group. The presigned URL is not sent to STS: the
+   * simulator trusts its shape, which is what the deploy rehearsal needs.
+   */
+  acceptEksTokens(user: string, rules: AccessRule[]): void {
+    this.eksIdentity = { user, rules };
+  }
+
   revoke(token: string): void {
     this.grants.delete(token);
   }
 
   authenticate(authorization: string | undefined): TokenGrant {
     const match = /^Bearer\s+(\S+)$/i.exec(authorization ?? '');
-    const grant = match ? this.grants.get(match[1] as string) : undefined;
-    if (!grant) throw errors.unauthorized();
-    return grant;
+    const token = match?.[1] ?? '';
+    const grant = this.grants.get(token);
+    if (grant) return grant;
+    if (this.eksIdentity && token.startsWith('k8s-aws-v1.')) return { token, ...this.eksIdentity };
+    throw errors.unauthorized();
   }
 
   /** Throws the 403 Status kube-apiserver's RBAC authoriser gives when no rule allows the request. */

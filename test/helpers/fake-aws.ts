@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -11,9 +12,13 @@ export interface SignedCall {
 
 export interface FakeAwsOptions {
   /** What AssumeRole hands out. */
-  role: { accessKeyId: string; secretAccessKey: string; sessionToken: string; expiration: Date };
-  /** What DescribeCluster answers for any cluster name. */
+  role?: { accessKeyId: string; secretAccessKey: string; sessionToken: string; expiration: Date };
+  /** What DescribeCluster answers for any cluster name it may describe. */
   cluster: { endpoint: string; caData: string };
+  /** The clusters DescribeCluster may describe (as IAM would decide); others are AccessDenied. Default: any. */
+  describable?: (name: string) => boolean;
+  /** The secret's JSON (Secrets Manager GetSecretValue). */
+  secret?: Record<string, string>;
 }
 
 async function bodyOf(request: IncomingMessage): Promise<string> {
@@ -23,20 +28,41 @@ async function bodyOf(request: IncomingMessage): Promise<string> {
 }
 
 /**
- * STS, EKS and EC2 on one loopback port, answering as AWS does (query/XML for STS and EC2, REST
+ * STS, EKS, EC2, SQS and Secrets Manager on one loopback port, answering as AWS does (query/XML for STS and EC2, REST
  * JSON for EKS), and noting the credential scope of every signature: the test reads which
  * credentials each call was made with. Point the SDK at it with AWS_ENDPOINT_URL_<SERVICE>.
  */
 export async function startFakeAws(options: FakeAwsOptions) {
   const calls: SignedCall[] = [];
+  /** SQS SendMessage bodies, by queue URL. */
+  const sent = new Map<string, string[]>();
   const server = createServer(async (request, response) => {
     const body = await bodyOf(request);
     const scope = /Credential=([^/]+)\/\d{8}\/([^/]+)\/([^/]+)\//.exec(request.headers.authorization ?? '');
     const [, accessKeyId = '', region = '', service = ''] = scope ?? [];
+    const target = String(request.headers['x-amz-target'] ?? '');
     const action =
-      new URLSearchParams(body).get('Action') ?? `${request.method} ${(request.url ?? '').split('?')[0]}`;
+      target.split('.').pop() ||
+      (new URLSearchParams(body).get('Action') ?? `${request.method} ${(request.url ?? '').split('?')[0]}`);
     calls.push({ service, region, accessKeyId, action });
-    if (service === 'sts') {
+    const json = (status: number, payload: unknown) => {
+      response.writeHead(status, { 'content-type': 'application/x-amz-json-1.0' });
+      response.end(JSON.stringify(payload));
+    };
+    if (service === 'secretsmanager')
+      return json(200, {
+        ARN: 'arn:aws:secretsmanager:eu-west-1:111122223333:secret:responder',
+        SecretString: JSON.stringify(options.secret ?? {}),
+      });
+    if (service === 'sqs' && action === 'SendMessage') {
+      const input = JSON.parse(body) as { QueueUrl: string; MessageBody: string };
+      sent.set(input.QueueUrl, [...(sent.get(input.QueueUrl) ?? []), input.MessageBody]);
+      return json(200, {
+        MessageId: `m-${calls.length}`,
+        MD5OfMessageBody: createHash('md5').update(input.MessageBody).digest('hex'),
+      });
+    }
+    if (service === 'sts' && options.role) {
       const { role } = options;
       response.writeHead(200, { 'content-type': 'text/xml' });
       response.end(
@@ -46,6 +72,18 @@ export async function startFakeAws(options: FakeAwsOptions) {
     }
     if (service === 'eks') {
       const name = decodeURIComponent((request.url ?? '').split('?')[0]?.split('/').pop() ?? '');
+      if (options.describable && !options.describable(name)) {
+        response.writeHead(403, {
+          'content-type': 'application/json',
+          'x-amzn-errortype': 'AccessDeniedException',
+        });
+        response.end(
+          JSON.stringify({
+            message: `User is not authorized to perform: eks:DescribeCluster on resource ${name}`,
+          }),
+        );
+        return;
+      }
       response.writeHead(200, { 'content-type': 'application/json' });
       response.end(
         JSON.stringify({
@@ -75,6 +113,7 @@ export async function startFakeAws(options: FakeAwsOptions) {
   return {
     url,
     calls,
+    sent,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }

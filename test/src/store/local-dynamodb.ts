@@ -6,6 +6,8 @@ import { tableDefinition } from '../../../src/store/index.ts';
 /** dynalite (a DynamoDB-compatible server from npm, in memory) on a free loopback port. */
 export interface LocalDynamoDB {
   client: DynamoDBClient;
+  /** Where it listens, for clients configured by AWS_ENDPOINT_URL_DYNAMODB. */
+  endpoint: string;
   /** A new, empty table with the store's layout. */
   createTable(): Promise<string>;
   stop(): Promise<void>;
@@ -26,6 +28,7 @@ export async function startLocalDynamoDB(): Promise<LocalDynamoDB> {
   let tables = 0;
   return {
     client,
+    endpoint: `http://127.0.0.1:${port}`,
     async createTable() {
       tables += 1;
       const table = `responder-state-${tables}`;

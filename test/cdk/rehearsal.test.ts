@@ -1,0 +1,269 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { App } from 'aws-cdk-lib';
+import { Template } from 'aws-cdk-lib/assertions';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseAllDocuments } from 'yaml';
+import { rbacManifest } from '../../cdk/rbac.ts';
+import { ResponderStack } from '../../cdk/responder-stack.ts';
+import { RUNBOOK_IDS } from '../../runbooks/catalog.ts';
+import { type Sim, startSim } from '../../sim/index.ts';
+import type { AccessRule } from '../../sim/server/auth.ts';
+import { parseConfig } from '../../src/config/load.ts';
+import { startFakeAws } from '../helpers/fake-aws.ts';
+import { startFakeSlack } from '../src/slack/fake-slack.ts';
+import { type LocalDynamoDB, startLocalDynamoDB } from '../src/store/local-dynamodb.ts';
+
+/**
+ * The deployed wiring, rehearsed offline: the stack is synthesized with its real bundles, and the
+ * bundled handlers run in this process with the environment the template gives them, against
+ * stand-ins: dynalite for DynamoDB, a local server answering like SQS, Secrets Manager and EKS
+ * (which describes only the clusters the template lets the worker describe), a local Slack, and the
+ * simulator as the cluster, accepting the EKS token with exactly the shipped RBAC.
+ */
+const TOKEN = 'rehearsal-webhook-token';
+const CONFIG = `
+clusters:
+  - name: prod-eu
+    eks: { name: prod-eu, region: eu-west-1 }
+    channel: '#prod-eu'
+routes:
+  - match: { source: alertmanager, alertname: CiliumUnmanagedPods }
+    runbook: unmanaged-pods
+    mode: auto
+`;
+
+/** The shipped RBAC as the simulator's rules: ClusterRole rules everywhere, the Role's in its namespace. */
+function shippedRules(): AccessRule[] {
+  return parseAllDocuments(rbacManifest()).flatMap((document) => {
+    const object = document.toJS() as {
+      kind: string;
+      metadata: { namespace?: string };
+      rules?: AccessRule[];
+    };
+    if (object.kind === 'ClusterRole') return object.rules ?? [];
+    if (object.kind === 'Role')
+      return (object.rules ?? []).map((rule) => ({
+        ...rule,
+        namespaces: [object.metadata.namespace as string],
+      }));
+    return [];
+  });
+}
+
+interface Bundled {
+  handler: (event: unknown, context?: unknown) => Promise<unknown>;
+}
+
+describe('the deployed wiring, rehearsed', () => {
+  let sim: Sim;
+  let dynamo: LocalDynamoDB;
+  let aws: Awaited<ReturnType<typeof startFakeAws>>;
+  let slack: Awaited<ReturnType<typeof startFakeSlack>>;
+  let template: Template;
+  let outdir: string;
+  const saved = { ...process.env };
+
+  beforeAll(async () => {
+    sim = await startSim({ scenarios: ['unmanaged-pods'] });
+    sim.auth.acceptEksTokens('cilium-responder-worker', shippedRules());
+    dynamo = await startLocalDynamoDB();
+    slack = await startFakeSlack();
+    outdir = mkdtempSync(join(resolve('cdk.out'), 'rehearsal-'));
+    const configPath = join(outdir, 'responder.config.yaml');
+    writeFileSync(configPath, CONFIG);
+    const app = new App({ outdir, context: { 'aws:cdk:enable-asset-metadata': true } });
+    const stack = new ResponderStack(app, 'Rehearsal', {
+      responder: { config: parseConfig(CONFIG, configPath, { runbooks: RUNBOOK_IDS }), configPath },
+    });
+    template = Template.fromStack(stack);
+    app.synth();
+    // DescribeCluster answers only for clusters the template's worker policy names.
+    const granted = JSON.stringify(
+      Object.values(template.findResources('AWS::IAM::Policy')).flatMap(
+        (p) => p.Properties.PolicyDocument.Statement,
+      ),
+    );
+    aws = await startFakeAws({
+      cluster: { endpoint: sim.url, caData: Buffer.from(sim.caPem).toString('base64') },
+      describable: (name) => granted.includes(`:cluster/${name}"`),
+      secret: { alertmanagerToken: TOKEN, slackBotToken: 'xoxb-rehearsal', slackSigningSecret: 'rehearsal' },
+    });
+  }, 180_000);
+
+  afterAll(async () => {
+    process.env = saved;
+    await Promise.all([sim?.close(), dynamo?.stop(), aws?.close(), slack?.close()]);
+  });
+
+  /** A function's bundle, loaded with the environment the template gives it (resources made local). */
+  async function load(
+    logicalPrefix: string,
+    table: string,
+    overrides: Record<string, string> = {},
+  ): Promise<Bundled> {
+    const [id, resource] = Object.entries(template.findResources('AWS::Lambda::Function')).find(([key]) =>
+      key.startsWith(`Responder${logicalPrefix}`),
+    ) as [
+      string,
+      {
+        Properties: { Environment: { Variables: Record<string, unknown> } };
+        Metadata: Record<string, string>;
+      },
+    ];
+    const local: Record<string, string> = {};
+    for (const [name, value] of Object.entries(resource.Properties.Environment.Variables)) {
+      if (typeof value === 'string') local[name] = value;
+      else if (name === 'TABLE_NAME') local[name] = table;
+      else if (name === 'QUEUE_URL') local[name] = `${aws.url}/111122223333/jobs`;
+      else if (name === 'DEAD_LETTER_QUEUE_URL') local[name] = `${aws.url}/111122223333/dead-letters`;
+      else if (name === 'SECRETS_ID')
+        local[name] = 'arn:aws:secretsmanager:eu-west-1:111122223333:secret:responder';
+      else throw new Error(`${id}: no local value for ${name}`);
+    }
+    Object.assign(process.env, local, overrides, {
+      AWS_REGION: 'eu-west-1',
+      AWS_ACCESS_KEY_ID: 'AKIAIOSFODNN7EXAMPLE',
+      AWS_SECRET_ACCESS_KEY: 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY',
+      AWS_ENDPOINT_URL_DYNAMODB: dynamo.endpoint,
+      AWS_ENDPOINT_URL_SQS: aws.url,
+      AWS_ENDPOINT_URL_SECRETS_MANAGER: aws.url,
+      AWS_ENDPOINT_URL_EKS: aws.url,
+      SLACK_API_URL: slack.url,
+    });
+    const assetDir = join(outdir, resource.Metadata['aws:asset:path'] as string);
+    // The bundle reads the config beside it at its cold start, as in /var/task.
+    const cwd = process.cwd();
+    process.chdir(assetDir);
+    try {
+      return (await import(`${pathToFileURL(join(assetDir, 'index.mjs')).href}?${Date.now()}`)) as Bundled;
+    } finally {
+      process.chdir(cwd);
+    }
+  }
+
+  function functionUrlEvent(body: string) {
+    return {
+      version: '2.0',
+      routeKey: '$default',
+      rawPath: '/alerts/alertmanager',
+      rawQueryString: '',
+      headers: {
+        'content-type': 'application/json',
+        authorization: `Bearer ${TOKEN}`,
+        host: 'lambda-url.local',
+      },
+      requestContext: {
+        accountId: '111122223333',
+        apiId: 'rehearsal',
+        domainName: 'lambda-url.local',
+        domainPrefix: 'rehearsal',
+        http: {
+          method: 'POST',
+          path: '/alerts/alertmanager',
+          protocol: 'HTTP/1.1',
+          sourceIp: '127.0.0.1',
+          userAgent: 'Alertmanager/0.27.0',
+        },
+        requestId: 'r-1',
+        routeKey: '$default',
+        stage: '$default',
+        time: '24/Nov/2026:05:00:00 +0000',
+        timeEpoch: Date.now(),
+      },
+      body,
+      isBase64Encoded: false,
+    };
+  }
+
+  function alert(cluster: string): string {
+    return JSON.stringify({
+      version: '4',
+      status: 'firing',
+      receiver: 'cilium-responder',
+      groupKey: `{}:{alertname="CiliumUnmanagedPods", cluster="${cluster}"}`,
+      truncatedAlerts: 0,
+      groupLabels: { alertname: 'CiliumUnmanagedPods' },
+      commonLabels: { alertname: 'CiliumUnmanagedPods', cluster },
+      commonAnnotations: {},
+      externalURL: 'http://alertmanager:9093',
+      alerts: [
+        {
+          status: 'firing',
+          labels: { alertname: 'CiliumUnmanagedPods', cluster },
+          annotations: { summary: 'pods without a CiliumEndpoint' },
+          startsAt: '2026-11-24T05:00:00Z',
+          endsAt: '0001-01-01T00:00:00Z',
+          generatorURL: 'http://prometheus:9090/graph',
+          fingerprint: 'c0ffee0123456789',
+        },
+      ],
+    });
+  }
+
+  function sqsEvent(bodies: string[]) {
+    return {
+      Records: bodies.map((body, index) => ({
+        messageId: `m-${index}`,
+        receiptHandle: `r-${index}`,
+        body,
+        attributes: {
+          ApproximateReceiveCount: '1',
+          SentTimestamp: '0',
+          SenderId: 'AIDA',
+          ApproximateFirstReceiveTimestamp: '0',
+        },
+        messageAttributes: {},
+        md5OfBody: '',
+        eventSource: 'aws:sqs',
+        eventSourceARN: 'arn:aws:sqs:eu-west-1:111122223333:jobs',
+        awsRegion: 'eu-west-1',
+      })),
+    };
+  }
+
+  it('an Alertmanager alert posted to the http function ends as a report the worker posts to Slack', async () => {
+    const table = await dynamo.createTable();
+    const http = await load('Http', table);
+    const answer = (await http.handler(functionUrlEvent(alert('prod-eu')), { awsRequestId: 'r-1' })) as {
+      statusCode: number;
+      body: string;
+    };
+    expect(answer.statusCode, answer.body).toBe(202);
+    const jobs = aws.sent.get(`${aws.url}/111122223333/jobs`) ?? [];
+    expect(jobs).toHaveLength(1);
+
+    const worker = await load('Worker', table);
+    const batch = (await worker.handler(sqsEvent(jobs), { awsRequestId: 'r-2' })) as {
+      batchItemFailures: unknown[];
+    };
+    expect(batch.batchItemFailures).toEqual([]);
+    const posts = slack.calls.filter((call) => call.method === 'chat.postMessage');
+    expect(posts.map((post) => post.params.channel)).toEqual(['#prod-eu']);
+    expect(posts[0]?.params.text).toMatch(/unmanaged-pods on prod-eu/);
+    expect(aws.calls.some((call) => call.service === 'eks' && call.action === 'GET /clusters/prod-eu')).toBe(
+      true,
+    );
+  }, 120_000);
+
+  it('fails a config naming a cluster the template does not grant', async () => {
+    const table = await dynamo.createTable();
+    const other = join(outdir, 'other.config.yaml');
+    writeFileSync(other, CONFIG.replaceAll('prod-eu', 'staging'));
+    const http = await load('Http', table, { RESPONDER_CONFIG: other });
+    await http.handler(functionUrlEvent(alert('staging')), { awsRequestId: 'r-3' });
+    const jobs = (aws.sent.get(`${aws.url}/111122223333/jobs`) ?? []).slice(-1);
+    const worker = await load('Worker', table, { RESPONDER_CONFIG: other });
+    const posted = slack.calls.length;
+    // The whole batch failed, so Lambda returns it to SQS (and, in the end, to the DLQ with its reason).
+    const failure = await worker
+      .handler(sqsEvent(jobs), { awsRequestId: 'r-4' })
+      .catch((error: unknown) => error);
+    expect(String(failure)).toMatch(/All records failed/);
+    const errors = (failure as { recordErrors?: unknown[] }).recordErrors ?? [];
+    expect(String(errors[0])).toMatch(/not allowed to describe EKS cluster "staging"/);
+    expect(aws.calls.filter((call) => call.service === 'eks').pop()?.action).toBe('GET /clusters/staging');
+    expect(slack.calls.slice(posted).filter((call) => call.method === 'chat.postMessage')).toEqual([]);
+  }, 120_000);
+});
