@@ -1,4 +1,5 @@
 import { writeFileSync } from 'node:fs';
+import { bundlesBench } from './bundles.ts';
 import { cliStartupBench } from './cli-startup.ts';
 import { eventPlaneBench } from './event-plane.ts';
 import { asFigure, type Figures, withinLimit } from './figures.ts';
@@ -16,6 +17,7 @@ const benches: Record<string, () => Figures | Promise<Figures>> = {
   'worker at 5,000 nodes': workerScaleBench,
   'event plane': eventPlaneBench,
   'CLI startup': cliStartupBench,
+  'Lambda bundles': bundlesBench,
 };
 
 const results: Record<string, Record<string, unknown>> = {};
