@@ -109,7 +109,7 @@ export class CiliumResponder extends Construct {
     };
     const fn = (
       name: string,
-      options: { memorySize: number; timeout: Duration; reservedConcurrency?: number },
+      options: { memorySize: number; timeout: Duration; reservedConcurrency?: number; vpc?: IVpc },
     ) =>
       new NodejsFunction(this, name, {
         entry: `${FUNCTIONS_DIR}${name.toLowerCase()}.ts`,

@@ -76,7 +76,9 @@ describe('responder run, errors', () => {
   it('asks for exactly one cluster', async () => {
     const { code, output } = await runCli(['run', 'all']);
     expect(code).toBe(2);
-    expect(output).toMatch(/choose one cluster: --sim <scenario>, --kubeconfig <path> or --cluster <name>/);
+    expect(output).toMatch(
+      /choose one cluster: --sim <scenario>, --kubeconfig <path> \[--context <name>\], --context <name> or --cluster <name>/,
+    );
   });
 
   it('lists the runbooks', async () => {
