@@ -56,6 +56,8 @@ export class CiliumResponder extends Construct {
   readonly alarm: NodejsFunction;
   readonly sweep: NodejsFunction;
   readonly worker: NodejsFunction;
+  /** The http function's URL: where Alertmanager and Slack send. */
+  readonly url: string;
 
   constructor(scope: Construct, id: string, props: CiliumResponderProps) {
     super(scope, id);
@@ -148,7 +150,7 @@ export class CiliumResponder extends Construct {
     });
 
     // Slack and Alertmanager call it; the signature and bearer checks happen in code.
-    this.http.addFunctionUrl({ authType: FunctionUrlAuthType.NONE });
+    this.url = this.http.addFunctionUrl({ authType: FunctionUrlAuthType.NONE }).url;
 
     for (const admitting of [this.http, this.alarm, this.sweep]) {
       this.table.grantReadWriteData(admitting);

@@ -1,4 +1,4 @@
-import { Stack, type StackProps, Validations } from 'aws-cdk-lib';
+import { CfnOutput, Stack, type StackProps, Validations } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
 import { CiliumResponder, type CiliumResponderProps } from './cilium-responder.ts';
 
@@ -9,6 +9,18 @@ export class ResponderStack extends Stack {
   constructor(scope: Construct, id: string, props: StackProps & { responder: CiliumResponderProps }) {
     super(scope, id, props);
     this.responder = new CiliumResponder(this, 'Responder', props.responder);
+    new CfnOutput(this, 'FunctionUrl', {
+      value: this.responder.url,
+      description: 'Alertmanager, Slack commands and interactivity, operator endpoints',
+    });
+    new CfnOutput(this, 'SecretsArn', {
+      value: this.responder.secret.secretArn,
+      description: 'Put {slackSigningSecret, slackBotToken, alertmanagerToken, operatorToken} here',
+    });
+    new CfnOutput(this, 'WorkerRoleArn', {
+      value: this.responder.worker.role?.roleArn ?? '',
+      description: 'Map it into clusters in other accounts (their role trusts it)',
+    });
     for (const acknowledged of [
       {
         id: 'AwsSolutions::AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole]',
