@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { Arn, Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
-import { Alarm, ComparisonOperator, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
+import { Alarm, ComparisonOperator, Metric, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
 import { AttributeType, BillingMode, ProjectionType, Table, TableEncryption } from 'aws-cdk-lib/aws-dynamodb';
 import type { IVpc } from 'aws-cdk-lib/aws-ec2';
 import { CfnAccessEntry } from 'aws-cdk-lib/aws-eks';
@@ -256,6 +256,21 @@ export class CiliumResponder extends Construct {
 
   /** What can go wrong, said before anyone asks: dead letters, worker errors, the brake tripping. */
   private alarms(): void {
+    new Alarm(this, 'BrakeTripped', {
+      metric: new Metric({
+        namespace: 'CiliumResponder',
+        metricName: 'BrakeTrips',
+        dimensionsMap: { service: 'cilium-responder' },
+        statistic: 'Sum',
+        period: Duration.minutes(5),
+      }),
+      threshold: 1,
+      evaluationPeriods: 1,
+      comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+      treatMissingData: TreatMissingData.NOT_BREACHING,
+      alarmDescription:
+        'The brake held cluster writes back: something is writing more than the limit allows.',
+    });
     new Alarm(this, 'DeadLettersWaiting', {
       metric: this.deadLetterQueue.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(5) }),
       threshold: 1,

@@ -1,9 +1,11 @@
 import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
+import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
 import type { SQSEvent, SQSRecord } from 'aws-lambda';
 import { RUNBOOKS } from '../runbooks/index.ts';
 import { createWorker } from '../src/app/worker.ts';
 import { connect } from '../src/cluster/connect.ts';
 import { clusterRef } from '../src/config/cluster-ref.ts';
+import { brakeRefusals } from '../src/engine/actuator.ts';
 import { sendToDeadLetterQueue } from '../src/queue/sqs.ts';
 import { lambdaRuntime } from './runtime.ts';
 import { handleRecord } from './worker-batch.ts';
@@ -14,20 +16,32 @@ const worker = createWorker(app.ports, {
   connect: (cluster) => connect(clusterRef(cluster)),
 });
 const processor = new BatchProcessor(EventType.SQS);
+/** CloudWatch metrics (EMF): the stack alarms on brake trips. */
+const metrics = new Metrics({ namespace: 'CiliumResponder', serviceName: 'cilium-responder' });
 
 /** SQS → runs; partial batch failures so only the failed messages come back. */
-export const handler = (event: SQSEvent, context: { awsRequestId: string }) =>
-  processPartialResponse(
-    event,
-    (record: SQSRecord) =>
-      handleRecord(record, {
-        run: (job) => worker.run(job),
-        deadLetter: async (letter) => {
-          await sendToDeadLetterQueue(sqs, env.deadLetterQueueUrl, letter);
-          await worker.deadLettered(letter);
-        },
-        maxAttempts: env.maxAttempts,
-      }),
-    processor,
-    { context: context as never },
-  );
+export const handler = async (event: SQSEvent, context: { awsRequestId: string }) => {
+  try {
+    return await processPartialResponse(
+      event,
+      (record: SQSRecord) =>
+        handleRecord(record, {
+          run: async (job) => {
+            const result = await worker.run(job);
+            if (result.report)
+              metrics.addMetric('BrakeTrips', MetricUnit.Count, brakeRefusals(result.report));
+            return result;
+          },
+          deadLetter: async (letter) => {
+            await sendToDeadLetterQueue(sqs, env.deadLetterQueueUrl, letter);
+            await worker.deadLettered(letter);
+          },
+          maxAttempts: env.maxAttempts,
+        }),
+      processor,
+      { context: context as never },
+    );
+  } finally {
+    metrics.publishStoredMetrics();
+  }
+};

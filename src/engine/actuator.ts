@@ -1,7 +1,7 @@
 import { type CiliumFacade, KubeError, type KubeFacade, RESOURCES } from '../cluster/types.ts';
 import { AGENT_NOT_READY_TAINT, exclusions, type Hold, holdFor } from './exclusions.ts';
 import { podFacts } from './pod-facts.ts';
-import type { Actuator, Brake, DoneAction, Limits, Logger, Mode, PodTarget } from './types.ts';
+import type { Actuator, Brake, DoneAction, Limits, Logger, Mode, PodTarget, Report } from './types.ts';
 
 export interface ActuatorOptions {
   cluster: string;
@@ -33,6 +33,13 @@ function holdReason(hold: Hold): string {
     case 'no-controller':
       return 'no controller owns it, so nothing would recreate it';
   }
+}
+
+const BRAKE_ENGAGED = 'brake engaged: too many cluster writes in this window';
+
+/** How many writes of a run the brake held back (what the deploy counts and alarms on). */
+export function brakeRefusals(report: Report): number {
+  return report.steps.flatMap((step) => step.done).filter((done) => done.detail === BRAKE_ENGAGED).length;
 }
 
 export function actionKey(action: string, target: string): string {
@@ -99,7 +106,6 @@ export function createActuator(options: ActuatorOptions): JournaledActuator {
     return undefined;
   }
 
-  const BRAKE_ENGAGED = 'brake engaged: too many cluster writes in this window';
   const DEADLINE_PASSED = 'deadline passed: the run is over, nothing written';
 
   /** The brake counts only writes that happened: one that did not is given back. */

@@ -87,6 +87,14 @@ describe('ResponderStack', () => {
     expect(jobs?.Properties.VisibilityTimeout).toBeGreaterThan(workerTimeout);
   });
 
+  it('alarms on dead letters, worker errors and brake trips', () => {
+    template.resourceCountIs('AWS::CloudWatch::Alarm', 3);
+    template.hasResourceProperties('AWS::CloudWatch::Alarm', {
+      Namespace: 'CiliumResponder',
+      MetricName: 'BrakeTrips',
+    });
+  });
+
   it('keeps state in one table with TTL and point-in-time recovery', () => {
     template.hasResourceProperties('AWS::DynamoDB::Table', {
       TimeToLiveSpecification: { AttributeName: 'ttl', Enabled: true },
