@@ -4,14 +4,13 @@ import { pathToFileURL } from 'node:url';
 import { App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseAllDocuments } from 'yaml';
-import { rbacManifest } from '../../cdk/rbac.ts';
 import { ResponderStack } from '../../cdk/responder-stack.ts';
 import { RUNBOOK_IDS } from '../../runbooks/catalog.ts';
 import { type Sim, startSim } from '../../sim/index.ts';
-import type { AccessRule } from '../../sim/server/auth.ts';
 import { parseConfig } from '../../src/config/load.ts';
+import { fixtureJson } from '../functions/harness.ts';
 import { startFakeAws } from '../helpers/fake-aws.ts';
+import { shippedRules } from '../helpers/shipped-rbac.ts';
 import { startFakeSlack } from '../src/slack/fake-slack.ts';
 import { type LocalDynamoDB, startLocalDynamoDB } from '../src/store/local-dynamodb.ts';
 
@@ -32,25 +31,17 @@ routes:
   - match: { source: alertmanager, alertname: CiliumUnmanagedPods }
     runbook: unmanaged-pods
     mode: auto
+  - match: { source: cloudwatch, alarmName: ServerCpuTooHigh }
+    cluster: prod-eu
+    runbook: tunnel-datapath
+  - match: { source: cloudwatch, alarmName: EXAMPLE }
+    cluster: prod-eu
+    runbook: cgroup-root-hooks
+schedules:
+  - name: nightly
+    expression: cron(0 3 * * ? *)
+    runbooks: [host-identity]
 `;
-
-/** The shipped RBAC as the simulator's rules: ClusterRole rules everywhere, the Role's in its namespace. */
-function shippedRules(): AccessRule[] {
-  return parseAllDocuments(rbacManifest()).flatMap((document) => {
-    const object = document.toJS() as {
-      kind: string;
-      metadata: { namespace?: string };
-      rules?: AccessRule[];
-    };
-    if (object.kind === 'ClusterRole') return object.rules ?? [];
-    if (object.kind === 'Role')
-      return (object.rules ?? []).map((rule) => ({
-        ...rule,
-        namespaces: [object.metadata.namespace as string],
-      }));
-    return [];
-  });
-}
 
 interface Bundled {
   handler: (event: unknown, context?: unknown) => Promise<unknown>;
@@ -245,6 +236,32 @@ describe('the deployed wiring, rehearsed', () => {
     expect(aws.calls.some((call) => call.service === 'eks' && call.action === 'GET /clusters/prod-eu')).toBe(
       true,
     );
+  }, 120_000);
+
+  it('the alarm function takes EventBridge and SNS alarm events, the sweep function the Scheduler event', async () => {
+    const table = await dynamo.createTable();
+    const queued = () => (aws.sent.get(`${aws.url}/111122223333/jobs`) ?? []).length;
+    const before = queued();
+    const alarm = await load('Alarm', table);
+    await alarm.handler(fixtureJson('triggers/cloudwatch-eventbridge-single-metric.json'));
+    await alarm.handler(fixtureJson('triggers/cloudwatch-sns-lambda-single-metric.json'));
+    const sweep = await load('Sweep', table);
+    // What the stack's schedule sends (cdk/cilium-responder.ts), the time filled in by Scheduler.
+    const input = JSON.parse(
+      template.findResources('AWS::Scheduler::Schedule')[
+        Object.keys(template.findResources('AWS::Scheduler::Schedule'))[0] as string
+      ]?.Properties.Target.Input,
+    );
+    await sweep.handler({ ...input, scheduledTime: '2026-11-24T03:00:00Z' });
+    const jobs = (aws.sent.get(`${aws.url}/111122223333/jobs`) ?? [])
+      .slice(before)
+      .map((body) => JSON.parse(body));
+    expect(queued() - before).toBe(3);
+    expect(jobs.map((job) => [job.trigger.source, job.runbook])).toEqual([
+      ['cloudwatch', 'tunnel-datapath'],
+      ['cloudwatch', 'cgroup-root-hooks'],
+      ['schedule', 'host-identity'],
+    ]);
   }, 120_000);
 
   it('fails a config naming a cluster the template does not grant', async () => {

@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { RUNBOOKS } from '../../runbooks/index.ts';
 import { RESPONDER_RULES } from '../../src/cluster/permissions.ts';
 import { runRunbook } from '../../src/engine/run.ts';
+import { shippedRules } from '../helpers/shipped-rbac.ts';
 import { type SimUnderTest, simAccess, startScenario } from '../helpers/sim-access.ts';
 
 /**
@@ -17,10 +18,8 @@ afterEach(async () => {
 describe('least privilege', () => {
   it('every runbook runs to a verdict with exactly the shipped permissions', async () => {
     current = await startScenario(['all']);
-    const token = current.sim.issueToken(
-      'cilium-responder',
-      RESPONDER_RULES.map((rule) => ({ ...rule })),
-    );
+    // As deploy/rbac.yaml grants them: exec and agent restarts only in the Cilium namespace.
+    const token = current.sim.issueToken('cilium-responder', shippedRules());
     const access = simAccess(current.sim, token.token);
     for (const runbook of RUNBOOKS) {
       for (const mode of ['dry-run', 'auto'] as const) {
