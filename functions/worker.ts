@@ -1,5 +1,6 @@
 import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
 import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
+import { Tracer } from '@aws-lambda-powertools/tracer';
 import type { SQSEvent, SQSRecord } from 'aws-lambda';
 import { RUNBOOKS } from '../runbooks/index.ts';
 import { createWorker } from '../src/app/worker.ts';
@@ -18,9 +19,16 @@ const worker = createWorker(app.ports, {
 const processor = new BatchProcessor(EventType.SQS);
 /** CloudWatch metrics (EMF): the stack alarms on brake trips. */
 const metrics = new Metrics({ namespace: 'CiliumResponder', serviceName: 'cilium-responder' });
+/** X-Ray: a subsegment per batch, annotated with the cold start and the service. */
+const tracer = new Tracer({ serviceName: 'cilium-responder' });
 
 /** SQS → runs; partial batch failures so only the failed messages come back. */
 export const handler = async (event: SQSEvent, context: { awsRequestId: string }) => {
+  const segment = tracer.getSegment();
+  const batch = segment?.addNewSubsegment('## worker batch');
+  if (batch) tracer.setSegment(batch);
+  tracer.annotateColdStart();
+  tracer.addServiceNameAnnotation();
   try {
     return await processPartialResponse(
       event,
@@ -43,5 +51,7 @@ export const handler = async (event: SQSEvent, context: { awsRequestId: string }
     );
   } finally {
     metrics.publishStoredMetrics();
+    batch?.close();
+    if (segment) tracer.setSegment(segment);
   }
 };

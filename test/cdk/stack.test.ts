@@ -117,6 +117,21 @@ describe('ResponderStack', () => {
     expect(JSON.stringify(describe?.Resource)).toContain(':cluster/prod-eu');
   });
 
+  it('lets every function read the secret, and only read it', () => {
+    const policies = Object.values(template.findResources('AWS::IAM::Policy'));
+    const secretStatements = policies.flatMap((policy) =>
+      (policy.Properties.PolicyDocument.Statement as Statement[]).filter((s) =>
+        [s.Action].flat().some((action) => action.startsWith('secretsmanager:')),
+      ),
+    );
+    expect(secretStatements).toHaveLength(4);
+    for (const statement of secretStatements)
+      expect([statement.Action].flat().sort()).toEqual([
+        'secretsmanager:DescribeSecret',
+        'secretsmanager:GetSecretValue',
+      ]);
+  });
+
   it('has no wildcard on any write action', () => {
     const statements = Object.values(template.findResources('AWS::IAM::Policy')).flatMap(
       (policy) => policy.Properties.PolicyDocument.Statement as Statement[],
