@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, statSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { build } from 'esbuild';
 import type { Figures } from './figures.ts';
@@ -46,6 +46,7 @@ const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floo
  * up to the first environment check) beside a bare `node -e 0`, alternated in one run.
  */
 export async function bundlesBench(): Promise<Figures> {
+  mkdirSync(join(process.cwd(), 'cdk.out'), { recursive: true });
   const dir = mkdtempSync(join(process.cwd(), 'cdk.out', 'bench-bundles-'));
   const figures: Figures = {};
   const bundles = await Promise.all(FUNCTIONS.map((name) => bundle(name, dir)));

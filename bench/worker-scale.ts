@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -22,6 +22,7 @@ interface ChildResult {
 
 /** The worker's code as the deploy bundles it (ESM, minified), in a folder of its own. */
 async function bundleChild(): Promise<string> {
+  mkdirSync(join(process.cwd(), 'cdk.out'), { recursive: true });
   const outfile = join(mkdtempSync(join(process.cwd(), 'cdk.out', 'bench-')), 'worker.mjs');
   await build({
     entryPoints: ['bench/worker-child.ts'],

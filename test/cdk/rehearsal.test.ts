@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { App } from 'aws-cdk-lib';
@@ -61,6 +61,7 @@ describe('the deployed wiring, rehearsed', () => {
     sim.auth.acceptEksTokens('cilium-responder-worker', shippedRules());
     dynamo = await startLocalDynamoDB();
     slack = await startFakeSlack();
+    mkdirSync(resolve('cdk.out'), { recursive: true });
     outdir = mkdtempSync(join(resolve('cdk.out'), 'rehearsal-'));
     const configPath = join(outdir, 'responder.config.yaml');
     writeFileSync(configPath, CONFIG);
