@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { build } from 'esbuild';
+import { bundleLikeTheDeploy } from './bundle-like-deploy.ts';
 import type { Figures } from './figures.ts';
 
 const FUNCTIONS = ['http', 'alarm', 'sweep', 'worker'] as const;
@@ -10,18 +10,7 @@ const ROUNDS = 9;
 /** A function bundled as cdk/bundling.ts has NodejsFunction bundle it (ESM, node22, minified, SDK included). */
 async function bundle(name: string, dir: string): Promise<string> {
   const outfile = join(dir, name, 'index.mjs');
-  await build({
-    entryPoints: [`functions/${name}.ts`],
-    outfile,
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node22',
-    minify: true,
-    mainFields: ['module', 'main'],
-    banner: { js: "import { createRequire } from 'module'; const require = createRequire(import.meta.url);" },
-    logLevel: 'error',
-  });
+  await bundleLikeTheDeploy(`functions/${name}.ts`, outfile);
   return outfile;
 }
 

@@ -3,10 +3,10 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { build } from 'esbuild';
 import { R } from '../sim/cluster.ts';
 import { startSim } from '../sim/index.ts';
 import { buildCluster } from '../sim/scenarios/index.ts';
+import { bundleLikeTheDeploy } from './bundle-like-deploy.ts';
 import type { Figures } from './figures.ts';
 
 const NODES = 5_000;
@@ -24,18 +24,7 @@ interface ChildResult {
 async function bundleChild(): Promise<string> {
   mkdirSync(join(process.cwd(), 'cdk.out'), { recursive: true });
   const outfile = join(mkdtempSync(join(process.cwd(), 'cdk.out', 'bench-')), 'worker.mjs');
-  await build({
-    entryPoints: ['bench/worker-child.ts'],
-    outfile,
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node22',
-    minify: true,
-    mainFields: ['module', 'main'],
-    banner: { js: "import { createRequire } from 'module'; const require = createRequire(import.meta.url);" },
-    logLevel: 'error',
-  });
+  await bundleLikeTheDeploy('bench/worker-child.ts', outfile);
   return outfile;
 }
 

@@ -10,19 +10,21 @@ const name = z.string().regex(/^[a-z0-9][a-z0-9-]*$/, 'use lowercase letters, di
 const modeSchema = z.enum(['dry-run', 'auto', 'approve']);
 const stringMap = z.record(z.string(), z.string());
 
+/** Where a cluster's AWS resources are, and the role to reach them with (optional). */
+const awsSide = {
+  region: z.string().regex(/^[a-z]{2}(-[a-z]+)+-\d$/, 'an AWS region such as eu-west-1'),
+  roleArn: z
+    .string()
+    .regex(/^arn:aws[\w-]*:iam::\d{12}:role\/.+$/, 'an IAM role ARN')
+    .optional(),
+};
+
 /** How the responder reaches one cluster: exactly one of `eks`, `kubeconfig` or `sim`. */
 const ClusterSchema = z
   .object({
     name,
     eks: z
-      .object({
-        name: z.string().min(1),
-        region: z.string().regex(/^[a-z]{2}(-[a-z]+)+-\d$/, 'an AWS region such as eu-west-1'),
-        roleArn: z
-          .string()
-          .regex(/^arn:aws[\w-]*:iam::\d{12}:role\/.+$/, 'an IAM role ARN')
-          .optional(),
-      })
+      .object({ name: z.string().min(1), ...awsSide })
       .strict()
       .optional(),
     /** A kubeconfig context; without `path`, the default kubeconfig ($KUBECONFIG or ~/.kube/config). */
@@ -41,16 +43,7 @@ const ClusterSchema = z
      * A kubeconfig cluster's AWS side (an EKS cluster reached through a kubeconfig context): where
      * the EC2 reads go, and the role they use. An `eks` cluster has it already.
      */
-    aws: z
-      .object({
-        region: z.string().regex(/^[a-z]{2}(-[a-z]+)+-\d$/, 'an AWS region such as eu-west-1'),
-        roleArn: z
-          .string()
-          .regex(/^arn:aws[\w-]*:iam::\d{12}:role\/.+$/, 'an IAM role ARN')
-          .optional(),
-      })
-      .strict()
-      .optional(),
+    aws: z.object(awsSide).strict().optional(),
     /** Runbook params for this cluster, per runbook id (e.g. `host-identity: { monitorSeconds: 30 }`). */
     params: z.record(z.string(), z.record(z.string(), z.unknown())).default({}),
   })
