@@ -13,11 +13,18 @@ export const VERDICT_LABEL: Record<Verdict, string> = {
 
 const SEVERITY_RANK: Record<Severity, number> = { critical: 0, warning: 1, info: 2 };
 
-/** Every step's findings, the worst first (stable within a severity). */
+/**
+ * Every step's findings, each once (by code and target, the fingerprint's parts; a later step's
+ * word on the same problem wins, as it is the newer state), the worst first.
+ */
 export function findingsOf(report: Report): Finding[] {
-  return report.steps
-    .flatMap((step) => step.findings)
-    .sort((a, b) => SEVERITY_RANK[a.severity] - SEVERITY_RANK[b.severity]);
+  const byProblem = new Map<string, Finding>();
+  for (const finding of report.steps.flatMap((step) => step.findings)) {
+    const key = `${finding.code}\u0000${finding.target}`;
+    byProblem.delete(key);
+    byProblem.set(key, finding);
+  }
+  return [...byProblem.values()].sort((a, b) => SEVERITY_RANK[a.severity] - SEVERITY_RANK[b.severity]);
 }
 
 /** The writes the run wants, once each. */

@@ -1,0 +1,32 @@
+import { describe, expect, it } from 'vitest';
+import { findingsOf, headline } from '../../../src/chat/report-summary.ts';
+import type { Finding, Report } from '../../../src/engine/types.ts';
+import { degraded } from './reports.ts';
+
+const pod = (severity: Finding['severity'], message: string): Finding => ({
+  code: 'UNMANAGED_POD',
+  target: 'shop/web-1',
+  severity,
+  message,
+});
+
+/** The same pod found by the check and again by the verify step: one problem, not two. */
+const repeated: Report = {
+  ...degraded,
+  steps: [
+    { ...degraded.steps[0], findings: [pod('critical', 'shop/web-1 runs without a CiliumEndpoint')] },
+    { ...degraded.steps[0], findings: [pod('warning', 'shop/web-1 still has no CiliumEndpoint')] },
+  ],
+} as Report;
+
+describe('findingsOf', () => {
+  it('lists a problem once, in the words of the latest step', () => {
+    expect(findingsOf(repeated).map((finding) => finding.message)).toEqual([
+      'shop/web-1 still has no CiliumEndpoint',
+    ]);
+  });
+
+  it('counts each problem once in the headline', () => {
+    expect(headline(repeated)).toBe('unmanaged-pods on prod-eu: degraded, 1 finding');
+  });
+});
