@@ -64,11 +64,14 @@ export function socketLbHookOf(attachType: string): SocketLbHook | undefined {
 
 /**
  * Cilium's socket programs: `cil_sock4_connect`... (before 1.13 without the `cil_` prefix), which
- * older bpftool cuts to the kernel's 15 characters (`cil_sock4_conne`). Another tool's connect4
- * program on the root must not pass for Cilium's.
+ * older bpftool cuts to the kernel's 15 characters (`cil_sock4_conne`). Another tool's named
+ * connect4 program on the root must not pass for Cilium's. An unnamed program counts: bpftool
+ * before 5.x, or a kernel without program names, prints an empty Name column for Cilium's own
+ * hooks (the Cilium docs' example among them), and reading those as missing would send on-call
+ * after a fault the node does not have.
  */
 const CILIUM_SOCKET_PROGRAM = /^(cil_)?sock[46]_/;
 
 export function isCiliumSocketProgram(name: string): boolean {
-  return CILIUM_SOCKET_PROGRAM.test(name);
+  return name === '' || CILIUM_SOCKET_PROGRAM.test(name);
 }

@@ -3,17 +3,42 @@ import { parseJsonOutput, validateOutput } from './command-output.ts';
 
 const COMMAND = 'cilium-dbg status -o json';
 
-/** `kube-proxy-replacement.features.socketLB` of `cilium-dbg status -o json`; Go's omitempty drops `enabled: false`. */
+const FEATURE = z.object({ enabled: z.boolean().optional() });
+
+/**
+ * `kube-proxy-replacement.features` of `cilium-dbg status -o json`. Socket LB is `socketLB` since
+ * 1.10; before, the same hooks were `hostReachableServices`. Go's omitempty drops `enabled: false`.
+ */
 const STATUS = z.object({
   'kube-proxy-replacement': z.object({
-    features: z.object({ socketLB: z.object({ enabled: z.boolean().optional() }) }),
+    features: z.object({ socketLB: FEATURE.optional(), hostReachableServices: FEATURE.optional() }),
   }),
 });
 
-/** Whether the agent runs socket LB, from `cilium-dbg status -o json` (`socketLB: {}` when off). */
-export function parseSocketLbStatus(output: string): boolean {
+export interface AgentSocketLb {
+  enabled: boolean;
+  /** The field that said so, for the evidence. */
+  field: string;
+}
+
+/**
+ * Whether the agent runs socket LB, from `cilium-dbg status -o json` (`socketLB: {}` when off), or
+ * `hostReachableServices` from agents older than 1.10. Status without either throws: the agent
+ * did not say, and the config decides instead.
+ */
+export function parseSocketLbStatus(output: string): AgentSocketLb {
   const status = validateOutput(STATUS, parseJsonOutput(output, COMMAND), COMMAND);
-  return status['kube-proxy-replacement'].features.socketLB.enabled === true;
+  const { socketLB, hostReachableServices } = status['kube-proxy-replacement'].features;
+  const [name, feature] = socketLB
+    ? ['socketLB', socketLB]
+    : hostReachableServices
+      ? ['hostReachableServices', hostReachableServices]
+      : [];
+  if (!feature)
+    throw new Error(
+      `${COMMAND} has neither kube-proxy-replacement.features.socketLB nor .hostReachableServices`,
+    );
+  return { enabled: feature.enabled === true, field: `kube-proxy-replacement.features.${name}.enabled` };
 }
 
 export interface ConfigSocketLb {

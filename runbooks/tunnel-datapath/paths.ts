@@ -18,21 +18,59 @@ export interface FailedPath {
   /** Failed probes, e.g. `['ICMP', 'HTTP']`. */
   hostFailed: string[];
   endpointFailed: string[];
+  /** The peer's agent is not ready: only its node's ICMP answer (the kernel's) was judged. */
+  peerNotReady?: boolean;
 }
 
-/** Paths from `from` to each of `peers` (other nodes worth judging) with a failed probe. */
-export function failedPaths(from: string, report: HealthReport, peers: ReadonlySet<string>): FailedPath[] {
-  return report.nodes.flatMap((node) => {
-    if (node.node === from || !peers.has(node.node)) return [];
-    const hostFailed = failedProbes(node.host);
-    const endpointFailed = failedProbes(node.endpoint);
+/** What one agent's report proves about its peers, and what it cannot show. */
+export interface ReportJudgement {
+  paths: FailedPath[];
+  /** Peers the report does not list at all: not checked, never healthy. */
+  missing: string[];
+}
+
+/**
+ * Judges one agent's cilium-health report against the nodes that should be in it (`peers`: node
+ * name to whether its agent is ready). A peer whose agent is not ready serves no health endpoint
+ * and no HTTP on 4240, so only its node's ICMP (answered by the kernel) counts; that still finds a
+ * node that is down or cut off. A peer the report does not list is not checked.
+ */
+export function judgeReport(
+  from: string,
+  report: HealthReport,
+  peers: ReadonlyMap<string, boolean>,
+): ReportJudgement {
+  const listed = new Set<string>();
+  const paths = report.nodes.flatMap((node): FailedPath[] => {
+    const ready = peers.get(node.node);
+    if (node.node === from || ready === undefined) return [];
+    listed.add(node.node);
+    const hostFailed = failedProbes(node.host).filter((probe) => ready || probe === 'ICMP');
+    const endpointFailed = ready ? failedProbes(node.endpoint) : [];
     if (hostFailed.length === 0 && endpointFailed.length === 0) return [];
-    return [{ from, to: node.node, host: node.host, endpoint: node.endpoint, hostFailed, endpointFailed }];
+    return [
+      {
+        from,
+        to: node.node,
+        host: node.host,
+        endpoint: ready ? node.endpoint : undefined,
+        hostFailed,
+        endpointFailed,
+        ...(ready ? {} : { peerNotReady: true }),
+      },
+    ];
   });
+  const missing = [...peers.keys()].filter((node) => node !== from && !listed.has(node));
+  return { paths, missing };
 }
 
 function failedProbes(path: PathHealth | undefined): string[] {
   return [...(path?.icmp?.ok === false ? ['ICMP'] : []), ...(path?.http?.ok === false ? ['HTTP'] : [])];
+}
+
+/** Whether the report shows the health endpoint answering: it must have been probed at all. */
+function endpointAnswers(path: PathHealth | undefined): boolean {
+  return path?.icmp?.ok === true || path?.http?.ok === true;
 }
 
 /**
@@ -44,6 +82,14 @@ export function pathFinding(path: FailedPath, tunnel: string, recheck: string): 
   const hostIp = path.host?.ip ?? '?';
   const endpointIp = path.endpoint?.ip ?? '?';
   const base = { code: TUNNEL_PATH_DOWN, target: `${from}->${to}`, severity: 'critical' as const };
+  const downOrCutOff = `Check that ${to} is up and that its security groups and network ACLs let ${from} in, then recheck: ${recheck}`;
+  if (path.peerNotReady) {
+    return {
+      ...base,
+      message: `${from} -> ${to}: node ${hostIp} does not answer ICMP, and its Cilium agent is not ready: the node is down or cut off from ${from}`,
+      fix: downOrCutOff,
+    };
+  }
   if (hostFailed.length === 0) {
     return {
       ...base,
@@ -51,18 +97,25 @@ export function pathFinding(path: FailedPath, tunnel: string, recheck: string): 
       fix: `Let the node security groups accept ${tunnel} from each other (see security-groups), then recheck: ${recheck}`,
     };
   }
-  if (endpointFailed.length === 0) {
-    const blocked = hostFailed.map((probe) => (probe === 'HTTP' ? 'tcp/4240 (cilium-health)' : 'ICMP'));
+  const blocked = hostFailed.map((probe) => (probe === 'HTTP' ? 'tcp/4240 (cilium-health)' : 'ICMP'));
+  if (endpointFailed.length === 0 && endpointAnswers(path.endpoint)) {
     return {
       ...base,
       message: `${from} -> ${to}: node ${hostIp} fails ${list(hostFailed)} while its health endpoint answers through the tunnel: ${list(blocked)} is blocked between the nodes`,
       fix: `Let the node security groups accept ${list(blocked)} from each other (see security-groups), then recheck: ${recheck}`,
     };
   }
+  if (endpointFailed.length === 0) {
+    return {
+      ...base,
+      message: `${from} -> ${to}: node ${hostIp} fails ${list(hostFailed)}; its health endpoint was not probed (not checked: the report has no endpoint results), so the tunnel cannot be told apart from ${list(blocked)} being blocked`,
+      fix: downOrCutOff,
+    };
+  }
   return {
     ...base,
     message: `${from} -> ${to}: neither node ${hostIp} (${list(hostFailed)}) nor its health endpoint ${endpointIp} (${list(endpointFailed)}) answers: the node is down or all traffic between the nodes is blocked`,
-    fix: `Check that ${to} is up and that its security groups and network ACLs let ${from} in, then recheck: ${recheck}`,
+    fix: downOrCutOff,
   };
 }
 

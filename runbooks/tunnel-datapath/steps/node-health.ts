@@ -1,10 +1,10 @@
 import { AGENT_CONTAINER } from '../../../src/cluster/agent-pods.ts';
 import type { AgentPod, AgentResult } from '../../../src/cluster/types.ts';
-import { outcome, statusFor } from '../../../src/engine/outcome.ts';
+import { outcome } from '../../../src/engine/outcome.ts';
 import type { Evidence, Outcome, Step, StepContext } from '../../../src/engine/types.ts';
 import { type HealthReport, parseCiliumHealth } from '../health.ts';
 import type { Params } from '../params.ts';
-import { type FailedPath, failedPaths, pathEvidence, pathFinding } from '../paths.ts';
+import { type FailedPath, judgeReport, pathEvidence, pathFinding } from '../paths.ts';
 import { describeTunnel } from '../routing.ts';
 import { notApplicable, readRouting } from './routing-config.ts';
 
@@ -17,25 +17,26 @@ const MAX_PATH_EVIDENCE = 10;
  */
 const MAX_PATH_FINDINGS = 200;
 
-/** What one agent's health report says, kept small: only its failing paths, as they are judged. */
+/** What one agent's health report says, kept small: its failing paths and the peers it lacks. */
 interface AgentView {
   paths: FailedPath[];
-  /** Whether it has probed any other ready node yet. */
+  /** Peers missing from its report (not checked). */
+  missing: string[];
+  /** Whether it has probed any other node yet. */
   probedAny: boolean;
 }
 
 async function agentView(
   ctx: StepContext<Params>,
   agent: AgentPod,
-  readyNodes: ReadonlySet<string>,
+  peers: ReadonlyMap<string, boolean>,
 ): Promise<AgentView> {
   const report = await healthReport(ctx, agent);
-  const hasPeers = readyNodes.size > (readyNodes.has(agent.node) ? 1 : 0);
-  return {
-    paths: failedPaths(agent.node, report, readyNodes),
-    probedAny:
-      !hasPeers || report.nodes.some((entry) => entry.node !== agent.node && readyNodes.has(entry.node)),
-  };
+  const { paths, missing } = judgeReport(agent.node, report, peers);
+  const others = peers.size - (peers.has(agent.node) ? 1 : 0);
+  // A report that lists none of the peers has not probed yet: that is no verdict, not N gaps.
+  const probedAny = others === 0 || missing.length < others;
+  return { paths, missing: probedAny ? missing : [], probedAny };
 }
 
 async function healthReport(ctx: StepContext<Params>, agent: AgentPod): Promise<HealthReport> {
@@ -54,6 +55,8 @@ interface AgentFailure {
 
 interface Judged {
   paths: FailedPath[];
+  /** How many `from->to` pairs the reports do not list (not checked), and the first few. */
+  missing: { count: number; first: string[] };
   failures: AgentFailure[];
   /** Per source node: the command that probes again from there. */
   recheck: Map<string, string>;
@@ -61,7 +64,7 @@ interface Judged {
 
 /** Failing paths between ready nodes, and the agents whose answer could not be used. */
 function judge(results: readonly AgentResult<AgentView | undefined>[]): Judged {
-  const judged: Judged = { paths: [], failures: [], recheck: new Map() };
+  const judged: Judged = { paths: [], missing: { count: 0, first: [] }, failures: [], recheck: new Map() };
   for (const result of results) {
     const { agent } = result;
     if (!result.ok) {
@@ -78,6 +81,10 @@ function judge(results: readonly AgentResult<AgentView | undefined>[]): Judged {
       continue;
     }
     for (const path of result.value.paths) judged.paths.push(path);
+    for (const peer of result.value.missing) {
+      if (judged.missing.first.length < 5) judged.missing.first.push(`${agent.node}->${peer}`);
+      judged.missing.count++;
+    }
     judged.recheck.set(
       agent.node,
       `kubectl -n ${agent.namespace} exec ${agent.name} -c ${AGENT_CONTAINER} -- cilium-health status --probe`,
@@ -86,7 +93,33 @@ function judge(results: readonly AgentResult<AgentView | undefined>[]): Judged {
   return judged;
 }
 
-function evidenceOf({ paths, failures }: Judged, notReady: readonly string[]): Evidence[] {
+/** What the reports cannot show, said plainly: a gap is never a healthy path. */
+function notCheckedEvidence(missing: Judged['missing'], notReady: readonly string[]): Evidence[] {
+  return [
+    ...(notReady.length > 0
+      ? [
+          {
+            source: 'agents',
+            text: `not checked, agent not ready: ${fewOf(notReady)} (their own probes not read; only their nodes' ICMP judged)`,
+          },
+        ]
+      : []),
+    ...(missing.count > 0
+      ? [
+          {
+            source: 'cilium-health',
+            text: `not checked, missing from the reports: ${missing.count} pairs (${missing.first.join(', ')}${missing.count > missing.first.length ? ', ...' : ''})`,
+          },
+        ]
+      : []),
+  ];
+}
+
+function fewOf(items: readonly string[]): string {
+  return items.length > 5 ? `${items.slice(0, 5).join(', ')} and ${items.length - 5} more` : items.join(', ');
+}
+
+function evidenceOf({ paths, failures, missing }: Judged, notReady: readonly string[]): Evidence[] {
   const hidden = paths.length - MAX_PATH_EVIDENCE;
   return [
     ...paths.slice(0, MAX_PATH_EVIDENCE).map(pathEvidence),
@@ -95,9 +128,7 @@ function evidenceOf({ paths, failures }: Judged, notReady: readonly string[]): E
       source: `${node}: cilium-health status -o json`,
       text: message,
     })),
-    ...(notReady.length > 0
-      ? [{ source: 'agents', text: `not checked, agent not ready: ${notReady.join(', ')}` }]
-      : []),
+    ...notCheckedEvidence(missing, notReady),
   ];
 }
 
@@ -130,16 +161,25 @@ function outcomeOf(judged: Judged, tunnel: string, notReady: readonly string[], 
     return outcome('error', summary, { findings, evidence });
   }
   const sources = new Set(judged.paths.map((path) => path.from)).size;
-  const summary =
-    findings.length > 0
-      ? `${judged.paths.length} failing node-to-node paths from ${sources} of ${checked} nodes`
-      : `all node-to-node paths answer (${checked} agents checked)`;
-  return outcome(statusFor(findings), summary, { findings, evidence });
+  const gaps =
+    judged.missing.count > 0 ? `; ${judged.missing.count} pairs not checked (missing from the reports)` : '';
+  if (findings.length > 0)
+    return outcome(
+      'fail',
+      `${judged.paths.length} failing node-to-node paths from ${sources} of ${checked} nodes${gaps}`,
+      { findings, evidence },
+    );
+  if (gaps)
+    return outcome('warn', `no failing path among those reported (${checked} agents checked)${gaps}`, {
+      evidence,
+    });
+  return outcome('pass', `all node-to-node paths answer (${checked} agents checked)`, { evidence });
 }
 
 /**
- * Every ready agent's cilium-health view of the other ready nodes. Agents that are not ready are
- * left out on both ends: their health endpoint may not be up, which says nothing about the tunnel.
+ * Every ready agent's cilium-health view of every other node. A node whose agent is not ready is
+ * judged by its ICMP answer only (its health endpoint may be down, which says nothing about the
+ * tunnel); its own view is not read.
  */
 export const nodeHealthStep: Step<Params> = {
   id: 'node-to-node-health',
@@ -149,16 +189,16 @@ export const nodeHealthStep: Step<Params> = {
     const routing = await readRouting(ctx);
     if (routing.mode === 'native') return notApplicable(routing);
     const agents = await ctx.cilium.agents();
-    const readyNodes = new Set(agents.filter((agent) => agent.ready).map((agent) => agent.node));
+    const peers = new Map(agents.map((agent) => [agent.node, agent.ready]));
     const notReady = agents.filter((agent) => !agent.ready).map((agent) => agent.node);
     const results = await ctx.cilium.forEachAgent(
-      async (agent) => (agent.ready ? agentView(ctx, agent, readyNodes) : undefined),
+      async (agent) => (agent.ready ? agentView(ctx, agent, peers) : undefined),
       {
         concurrency: ctx.limits.concurrency,
         signal: ctx.signal,
         onProgress: (done, total) => ctx.progress(done, total, 'agents checked'),
       },
     );
-    return outcomeOf(judge(results), describeTunnel(routing), notReady, readyNodes.size);
+    return outcomeOf(judge(results), describeTunnel(routing), notReady, agents.length - notReady.length);
   },
 };

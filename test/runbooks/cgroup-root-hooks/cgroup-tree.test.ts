@@ -182,6 +182,18 @@ describe('parseCgroupTree on hand-written bpftool output', () => {
     expect(tree.socketHooks.map((placement) => placement.programId)).toEqual([2]);
   });
 
+  it("counts unnamed programs on socket-LB hooks as Cilium's (older bpftool prints no name)", () => {
+    const tree = parseCgroupTree(
+      `${HEADER}/run/cilium/cgroupv2\n2424     connect4\n2425     sendmsg6        multi\n2426     ingress\n`,
+    );
+    expect(
+      tree.socketHooks.map((placement) => [placement.hook, placement.programId, placement.name]),
+    ).toEqual([
+      ['connect4', 2424, ''],
+      ['sendmsg6', 2425, ''],
+    ]);
+  });
+
   it('accepts CRLF line ends and output without the header', () => {
     const tree = parseCgroupTree(
       '/run/cilium/cgroupv2\r\n1        connect4        multi           cil_sock4_conne\r\n',

@@ -11,18 +11,37 @@ function status(socketLB: unknown): string {
 
 describe('parseSocketLbStatus (cilium-dbg status -o json)', () => {
   it('reads the simulated agent, on and off', async () => {
-    expect(parseSocketLbStatus((await run(fixtureCluster({ socketLB: true }, {}), STATUS)).stdout)).toBe(
-      true,
-    );
-    expect(parseSocketLbStatus((await run(fixtureCluster({ socketLB: false }, {}), STATUS)).stdout)).toBe(
-      false,
-    );
+    expect(
+      parseSocketLbStatus((await run(fixtureCluster({ socketLB: true }, {}), STATUS)).stdout).enabled,
+    ).toBe(true);
+    expect(
+      parseSocketLbStatus((await run(fixtureCluster({ socketLB: false }, {}), STATUS)).stdout).enabled,
+    ).toBe(false);
   });
 
   it('reads enabled true, and the {} Go omitempty leaves when off', () => {
-    expect(parseSocketLbStatus(status({ enabled: true }))).toBe(true);
-    expect(parseSocketLbStatus(status({}))).toBe(false);
-    expect(parseSocketLbStatus(status({ enabled: false }))).toBe(false);
+    expect(parseSocketLbStatus(status({ enabled: true }))).toEqual({
+      enabled: true,
+      field: 'kube-proxy-replacement.features.socketLB.enabled',
+    });
+    expect(parseSocketLbStatus(status({})).enabled).toBe(false);
+    expect(parseSocketLbStatus(status({ enabled: false })).enabled).toBe(false);
+  });
+
+  it('reads hostReachableServices from agents older than 1.10', () => {
+    const old = JSON.stringify({
+      'kube-proxy-replacement': {
+        mode: 'Strict',
+        features: {
+          nodePort: { enabled: true },
+          hostReachableServices: { enabled: true, protocols: ['TCP', 'UDP'] },
+        },
+      },
+    });
+    expect(parseSocketLbStatus(old)).toEqual({
+      enabled: true,
+      field: 'kube-proxy-replacement.features.hostReachableServices.enabled',
+    });
   });
 
   it.each([
@@ -30,7 +49,11 @@ describe('parseSocketLbStatus (cilium-dbg status -o json)', () => {
     ['text status', 'KVStore:   Ok   Disabled\n', /does not parse/],
     ['no kube-proxy-replacement section', '{"cilium":{"state":"Ok"}}', /kube-proxy-replacement/],
     ['no features', '{"kube-proxy-replacement":{"mode":"False"}}', /kube-proxy-replacement\.features/],
-    ['no socketLB feature', '{"kube-proxy-replacement":{"features":{}}}', /features\.socketLB/],
+    [
+      'no socketLB feature',
+      '{"kube-proxy-replacement":{"features":{}}}',
+      /neither .*socketLB nor .*hostReachableServices/,
+    ],
     ['a string enabled', status({ enabled: 'true' }), /socketLB\.enabled/],
   ])('throws on %s', (_what, output, message) => {
     expect(() => parseSocketLbStatus(output)).toThrow(message);

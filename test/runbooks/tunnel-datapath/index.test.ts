@@ -189,15 +189,39 @@ describe('tunnel-datapath on all four incidents', () => {
     );
   });
 
-  it('leaves nodes whose agent is not ready out, and says so', () => {
+  it('judges nodes whose agent is not ready by ICMP only, and says what it did not check', () => {
     const notReady = under.plan.unmanagedPods?.notReadyAgentNodes ?? [];
     expect(notReady.length).toBeGreaterThan(0);
     const pairs = targets(report, 'TUNNEL_PATH_DOWN');
     for (const node of notReady) expect(pairs.filter((pair) => pair.split('->').includes(node))).toEqual([]);
     expect(step(report, 'node-to-node-health').evidence).toContainEqual({
       source: 'agents',
-      text: `not checked, agent not ready: ${notReady.join(', ')}`,
+      text: expect.stringMatching(/^not checked, agent not ready: .*only their nodes' ICMP judged\)$/),
     });
+  });
+});
+
+describe('tunnel-datapath with a node down whose agent is not ready', () => {
+  let under: SimUnderTest;
+  beforeAll(async () => {
+    under = await startScenario(['unmanaged-pods']);
+  });
+  afterAll(() => under?.sim.close());
+
+  it('is not healthy: the other nodes get no ICMP answer from it', async () => {
+    const down = under.plan.unmanagedPods?.notReadyAgentNodes[0];
+    if (!down) throw new Error('the scenario needs an agent that is not ready');
+    const ready = [...under.sim.cluster.agents.values()].filter((agent) => agent.ready);
+    const timedOut = { icmp: 'Connection timed out', http: 'context deadline exceeded' };
+    for (const agent of ready) agent.health.peers[down] = { host: timedOut, endpoint: timedOut };
+    const report = await run(under);
+    expect(report.verdict).toBe('degraded');
+    expect(targets(report, 'TUNNEL_PATH_DOWN')).toEqual(
+      ready.map((agent) => `${agent.node}->${down}`).sort(),
+    );
+    expect(step(report, 'node-to-node-health').findings[0]?.message).toContain(
+      'does not answer ICMP, and its Cilium agent is not ready',
+    );
   });
 });
 

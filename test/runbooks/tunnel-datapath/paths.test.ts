@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { HealthReport, PathHealth } from '../../../runbooks/tunnel-datapath/health.ts';
-import { failedPaths, pathEvidence, pathFinding } from '../../../runbooks/tunnel-datapath/paths.ts';
+import { judgeReport, pathEvidence, pathFinding } from '../../../runbooks/tunnel-datapath/paths.ts';
 
 const ok = (ip: string): PathHealth => ({ ip, icmp: { ok: true }, http: { ok: true } });
 const down = (ip: string, icmp = true, http = true): PathHealth => ({
@@ -22,36 +22,72 @@ function report(peers: Record<string, { host?: PathHealth; endpoint?: PathHealth
 const TUNNEL = 'udp/8472 (VXLAN)';
 const RECHECK = 'kubectl -n kube-system exec cilium-x -c cilium-agent -- cilium-health status --probe';
 
-describe('failedPaths', () => {
+const ready = (...nodes: string[]) => new Map(nodes.map((node) => [node, true]));
+
+describe('judgeReport', () => {
   it('keeps only peers with a failed probe, never the local node or unexpected peers', () => {
-    const paths = failedPaths(
+    const { paths, missing } = judgeReport(
       'a',
       report({
         b: { host: ok('10.0.0.2'), endpoint: down('10.64.0.2') },
         c: { host: ok('10.0.0.3'), endpoint: ok('10.64.0.3') },
         d: { host: down('10.0.0.4'), endpoint: down('10.64.0.4') },
       }),
-      new Set(['b', 'c']),
+      ready('a', 'b', 'c'),
     );
     expect(paths.map((path) => [path.to, path.hostFailed, path.endpointFailed])).toEqual([
       ['b', [], ['ICMP', 'HTTP']],
     ]);
+    expect(missing).toEqual([]);
   });
 
   it('counts an absent endpoint or probe as not failed', () => {
-    const paths = failedPaths(
+    const { paths } = judgeReport(
       'a',
       report({ b: { host: { ip: '10.0.0.2', http: { ok: true } } } }),
-      new Set(['b']),
+      ready('b'),
     );
     expect(paths).toEqual([]);
+  });
+
+  it('judges a not-ready peer by its node ICMP only: a kernel that does not answer is a finding', () => {
+    const peers = new Map([
+      ['b', false],
+      ['c', false],
+    ]);
+    const { paths } = judgeReport(
+      'a',
+      report({
+        b: { host: down('10.0.0.2', true, true), endpoint: down('10.64.0.2') },
+        c: { host: down('10.0.0.3', false, true), endpoint: down('10.64.0.3') },
+      }),
+      peers,
+    );
+    expect(paths.map((path) => [path.to, path.hostFailed, path.endpointFailed, path.peerNotReady])).toEqual([
+      ['b', ['ICMP'], [], true],
+    ]);
+    const [path] = paths;
+    if (!path) throw new Error('expected a failing path');
+    expect(pathFinding(path, TUNNEL, RECHECK).message).toBe(
+      'a -> b: node 10.0.0.2 does not answer ICMP, and its Cilium agent is not ready: the node is down or cut off from a',
+    );
+  });
+
+  it('returns the peers the report does not list, as not checked', () => {
+    const { paths, missing } = judgeReport(
+      'a',
+      report({ b: { host: ok('10.0.0.2'), endpoint: ok('10.64.0.2') } }),
+      ready('a', 'b', 'c', 'd'),
+    );
+    expect(paths).toEqual([]);
+    expect(missing).toEqual(['c', 'd']);
   });
 });
 
 describe('pathFinding', () => {
-  const peers = new Set(['b']);
+  const peers = ready('b');
   const finding = (host: PathHealth, endpoint: PathHealth) => {
-    const [path] = failedPaths('a', report({ b: { host, endpoint } }), peers);
+    const [path] = judgeReport('a', report({ b: { host, endpoint } }), peers).paths;
     if (!path) throw new Error('expected a failing path');
     return pathFinding(path, TUNNEL, RECHECK);
   };
@@ -81,6 +117,14 @@ describe('pathFinding', () => {
     );
   });
 
+  it('never claims the health endpoint answers when the report has no endpoint results', () => {
+    const [path] = judgeReport('a', report({ b: { host: down('10.0.0.2', true, false) } }), peers).paths;
+    if (!path) throw new Error('expected a failing path');
+    const result = pathFinding(path, TUNNEL, RECHECK);
+    expect(result.message).not.toContain('answers');
+    expect(result.message).toContain('its health endpoint was not probed (not checked');
+  });
+
   it('says so when neither the node nor its endpoint answers', () => {
     const result = finding(down('10.0.0.2'), down('10.64.0.2', true, false));
     expect(result.message).toBe(
@@ -92,11 +136,11 @@ describe('pathFinding', () => {
 
 describe('pathEvidence', () => {
   it("quotes the probes' errors", () => {
-    const [path] = failedPaths(
+    const [path] = judgeReport(
       'a',
       report({ b: { host: ok('10.0.0.2'), endpoint: down('10.64.0.2', true, false) } }),
-      new Set(['b']),
-    );
+      ready('b'),
+    ).paths;
     expect(path && pathEvidence(path)).toEqual({
       source: 'a: cilium-health status -o json',
       text: '-> b: health endpoint 10.64.0.2 ICMP: Connection timed out',
