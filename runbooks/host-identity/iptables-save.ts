@@ -43,6 +43,8 @@ export interface IptablesSave {
   /** The program and version the header names, e.g. `iptables-nft-save v1.8.9 (nf_tables)`. */
   generatedBy?: string;
   tables: Map<string, IptablesTable>;
+  /** Grepped or `iptables -S` output: no table headers, so tables were told by chain names. */
+  headless?: boolean;
 }
 
 /** A line the parser cannot place; the message names the line so a report shows what came back. */
@@ -113,14 +115,75 @@ function countersOf(packets: string | undefined, bytes: string | undefined): Cou
 }
 
 /**
- * Parses `iptables-save` (any backend, one table or all). Output that is empty, truncated (a
- * table without COMMIT) or not iptables-save at all throws IptablesSaveError: an unreadable
- * save must end the check, never pass for a save without the rule.
+ * The table a line of headless output (`iptables-save | grep CILIUM`, `iptables -S`) belongs to:
+ * Cilium names its chains per table (`CILIUM_OUTPUT_raw`, `CILIUM_POST_mangle`, `CILIUM_OUTPUT` in
+ * filter), so a Cilium chain, or a built-in chain's jump to one, tells; anything else is filter,
+ * which is all `iptables -S` prints.
+ */
+function tableOfChain(chain: string | undefined): string | undefined {
+  if (!chain?.startsWith('CILIUM_')) return undefined;
+  const suffix = /_(raw|mangle|nat|security)$/.exec(chain);
+  return suffix ? (suffix[1] as string) : 'filter';
+}
+
+/** `-P CHAIN POLICY` and `-N CHAIN` of `iptables -S`, as the chain lines of iptables-save. */
+const SPEC_CHAIN = /^-([PN]) (\S+)(?: (\S+))?$/;
+
+function headlessLine(save: IptablesSave, text: string, at: { number: number; text: string }): void {
+  const spec = SPEC_CHAIN.exec(text);
+  const declared = CHAIN.exec(text);
+  if (spec || declared) {
+    const name = ((spec ?? declared) as RegExpExecArray)[2] as string;
+    const policy = spec ? (spec[1] === 'N' ? '-' : (spec[3] ?? '-')) : (declared?.[2] as string);
+    const chain = chainIn(save, tableOfChain(name) ?? 'filter', name);
+    chain.policy = policy;
+    if (declared) chain.counters = countersOf(declared[3], declared[4]);
+    return;
+  }
+  const rule = ruleOf(text, at);
+  const table = tableOfChain(rule.chain) ?? tableOfChain(rule.target) ?? 'filter';
+  chainIn(save, table, rule.chain).rules.push(rule);
+}
+
+/** A chain of a headless save, declared on first sight: grep may have dropped its declaration. */
+function chainIn(save: IptablesSave, tableName: string, name: string): IptablesChain {
+  let table = save.tables.get(tableName);
+  if (!table) {
+    table = { name: tableName, chains: new Map() };
+    save.tables.set(tableName, table);
+  }
+  let chain = table.chains.get(name);
+  if (!chain) {
+    chain = { name, policy: '-', counters: { packets: 0, bytes: 0 }, rules: [] };
+    table.chains.set(name, chain);
+  }
+  return chain;
+}
+
+function ruleOf(text: string, at: { number: number; text: string }): IptablesRule {
+  const withCounters = RULE_COUNTERS.exec(text);
+  const ruleText = withCounters ? (withCounters[3] as string) : text;
+  if (!ruleText.startsWith('-A ')) throw new IptablesSaveError('neither a chain, a rule nor COMMIT', at);
+  try {
+    return parseRule(ruleText, withCounters ? countersOf(withCounters[1], withCounters[2]) : undefined);
+  } catch (error) {
+    throw new IptablesSaveError((error as Error).message, at);
+  }
+}
+
+/**
+ * Parses `iptables-save` (any backend, one table or all), and its headless forms: grepped
+ * (`iptables-save | grep CILIUM`) and `iptables [-t table] -S`, whose tables are told by Cilium's
+ * chain names. Output that is empty, truncated (a table without COMMIT) or not iptables-save at
+ * all throws IptablesSaveError naming the line: an unreadable save must end the check, never
+ * pass for a save without the rule.
  */
 export function parseIptablesSave(output: string): IptablesSave {
   const save: IptablesSave = { tables: new Map() };
   let table: IptablesTable | undefined;
   const lines = output.split('\n');
+  const headless = !lines.some((line) => line.startsWith('*'));
+  save.headless = headless || undefined;
   lines.forEach((raw, index) => {
     const text = raw.replace(/\r$/, '');
     const at = { number: index + 1, text };
@@ -133,6 +196,7 @@ export function parseIptablesSave(output: string): IptablesSave {
       }
       return;
     }
+    if (headless) return headlessLine(save, text, at);
     if (text.startsWith('*')) {
       if (table) throw new IptablesSaveError(`table ${table.name} has no COMMIT before the next table`, at);
       const name = text.slice(1).trim();
@@ -158,15 +222,7 @@ export function parseIptablesSave(output: string): IptablesSave {
       });
       return;
     }
-    const withCounters = RULE_COUNTERS.exec(text);
-    const ruleText = withCounters ? (withCounters[3] as string) : text;
-    if (!ruleText.startsWith('-A ')) throw new IptablesSaveError('neither a chain, a rule nor COMMIT', at);
-    let rule: IptablesRule;
-    try {
-      rule = parseRule(ruleText, withCounters ? countersOf(withCounters[1], withCounters[2]) : undefined);
-    } catch (error) {
-      throw new IptablesSaveError((error as Error).message, at);
-    }
+    const rule = ruleOf(text, at);
     const owner = table.chains.get(rule.chain);
     if (!owner) throw new IptablesSaveError(`rule for undeclared chain ${rule.chain}`, at);
     owner.rules.push(rule);

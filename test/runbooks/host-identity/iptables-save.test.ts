@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { hostMarkState } from '../../../runbooks/host-identity/host-mark.ts';
 import { IptablesSaveError, parseIptablesSave } from '../../../runbooks/host-identity/index.ts';
 import { emptyTable, filterTable, LEGACY_HEADER, NFT_HEADER, WRAPPER_NFT_HEADER } from './fixtures.ts';
 
@@ -95,7 +96,11 @@ describe('parseIptablesSave', () => {
     ['blank lines', '\n  \n', /printed nothing/],
     ['only comments', `${NFT_HEADER}\n`, /no tables/],
     ['a table cut short', filterTable().split('COMMIT')[0] as string, /table filter has no COMMIT/],
-    ['an error message', 'iptables-save: command not found\n', /line 1 .*line outside any table/],
+    [
+      'an error message',
+      'iptables-save: command not found\n',
+      /line 1 .*"iptables-save: command not found".*neither a chain, a rule nor COMMIT/,
+    ],
     ['a table without COMMIT before the next', '*filter\n:INPUT ACCEPT [0:0]\n*nat\nCOMMIT\n', /line 3/],
     [
       'a rule for an undeclared chain',
@@ -113,5 +118,44 @@ describe('parseIptablesSave', () => {
   ])('throws a clear error on %s', (_name, text, message) => {
     expect(() => parseIptablesSave(text)).toThrow(IptablesSaveError);
     expect(() => parseIptablesSave(text)).toThrow(message);
+  });
+});
+
+describe('parseIptablesSave on headless output', () => {
+  const GREPPED = [
+    ':CILIUM_OUTPUT - [0:0]',
+    ':CILIUM_OUTPUT_raw - [0:0]',
+    '-A OUTPUT -m comment --comment "cilium-feeder: CILIUM_OUTPUT" -j CILIUM_OUTPUT',
+    '-A OUTPUT -m comment --comment "cilium-feeder: CILIUM_OUTPUT_raw" -j CILIUM_OUTPUT_raw',
+    '-A CILIUM_OUTPUT -m mark ! --mark 0xe00/0xf00 -m mark ! --mark 0xd00/0xf00 -m mark ! --mark 0xa00/0xe00 -m comment --comment "cilium: host->any mark as from host" -j MARK --set-xmark 0xc00/0xf00',
+    '-A CILIUM_OUTPUT_raw -o lxc+ -m mark --mark 0xa00/0xfffffeff -m comment --comment "cilium: NOTRACK for proxy return traffic" -j CT --notrack',
+  ].join('\n');
+
+  it('reads `iptables-save | grep CILIUM`, telling tables by chain names', () => {
+    const save = parseIptablesSave(`${GREPPED}\n`);
+    expect(save.headless).toBe(true);
+    expect(hostMarkState(save)).toBe('present');
+    expect([...(save.tables.get('raw')?.chains.keys() ?? [])].sort()).toEqual([
+      'CILIUM_OUTPUT_raw',
+      'OUTPUT',
+    ]);
+  });
+
+  it('reads `iptables -S`, and finds the rule missing when it is', () => {
+    const spec = [
+      '-P INPUT ACCEPT',
+      '-P OUTPUT ACCEPT',
+      '-N CILIUM_OUTPUT',
+      '-A OUTPUT -m comment --comment "cilium-feeder: CILIUM_OUTPUT" -j CILIUM_OUTPUT',
+    ].join('\n');
+    const save = parseIptablesSave(spec);
+    expect(save.tables.get('filter')?.chains.get('OUTPUT')?.policy).toBe('ACCEPT');
+    expect(hostMarkState(save)).toBe('rule-missing');
+  });
+
+  it('names the line of a listing it cannot read (iptables -L)', () => {
+    expect(() =>
+      parseIptablesSave('Chain CILIUM_OUTPUT (1 references)\ntarget prot opt source destination\n'),
+    ).toThrow(/line 1 \("Chain CILIUM_OUTPUT \(1 references\)"\): neither a chain, a rule nor COMMIT/);
   });
 });
