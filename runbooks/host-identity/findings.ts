@@ -4,6 +4,7 @@ import type { MissingRule } from './shared-state.ts';
 export const IPTABLES_RULES_DISABLED = 'IPTABLES_RULES_DISABLED';
 export const HOST_MARK_RULE_MISSING = 'HOST_MARK_RULE_MISSING';
 export const POLICY_DENIED_FROM_HOST = 'POLICY_DENIED_FROM_HOST';
+export const POLICY_DENIED_FROM_WORLD = 'POLICY_DENIED_FROM_WORLD';
 
 const ROLLOUT = 'kubectl -n kube-system rollout restart ds/cilium';
 

@@ -1,9 +1,9 @@
-import type { AgentPod } from '../../../src/cluster/types.ts';
+import { type AgentPod, type KubeObject, type KubeReader, RESOURCES } from '../../../src/cluster/types.ts';
 import { outcome, statusFor } from '../../../src/engine/outcome.ts';
 import type { Evidence, Finding, Step } from '../../../src/engine/types.ts';
 import { agentFailureOutcome } from '../agent-errors.ts';
 import { type Drop, worldPolicyDropsTo } from '../drops.ts';
-import { POLICY_DENIED_FROM_HOST } from '../findings.ts';
+import { POLICY_DENIED_FROM_HOST, POLICY_DENIED_FROM_WORLD } from '../findings.ts';
 import type { HostIdentityParams } from '../params.ts';
 import { type ProbedPod, podsFailingProbesUnderPolicy } from '../probe-failures.ts';
 import { facts, type HostIdentityFacts } from '../shared-state.ts';
@@ -15,9 +15,9 @@ function describeDrop(drop: Drop): string {
   return `${drop.source?.ip ?? '?'}${port(drop.source)} -> ${drop.destination?.ip}${port(drop.destination)}${summary}`;
 }
 
-function finding(pod: ProbedPod, drops: readonly Drop[], ruleMissing: boolean): Finding {
+function hostFinding(pod: ProbedPod, drops: readonly Drop[], ruleMissing: boolean): Finding {
   const first = drops[0] as Drop;
-  const fromNode = first.source?.ip === pod.hostIP ? ' (the node itself)' : '';
+  const fromNode = first.source?.ip === pod.hostIP ? ' (the node itself)' : ' (a node)';
   const policies = pod.policies.join(', ');
   return {
     code: POLICY_DENIED_FROM_HOST,
@@ -28,6 +28,31 @@ function finding(pod: ProbedPod, drops: readonly Drop[], ruleMissing: boolean): 
       ? `Restore the host mark rule on ${pod.node} (see HOST_MARK_RULE_MISSING); the probes then pass with no policy change`
       : `${pod.node} has the host mark rule, yet probes arrive as world: check the probe source, or allow it in ${policies}`,
   };
+}
+
+/** World drops whose sources are no node's address: the policy denies them; host marking is not why. */
+function worldFinding(pod: ProbedPod, drops: readonly Drop[]): Finding {
+  const first = drops[0] as Drop;
+  const policies = pod.policies.join(', ');
+  const sources = [...new Set(drops.map((drop) => drop.source?.ip ?? '?'))];
+  return {
+    code: POLICY_DENIED_FROM_WORLD,
+    target: `${pod.namespace}/${pod.name}`,
+    severity: 'warning',
+    message: `${drops.length} "${first.reason}" drops to ${pod.ip} from ${sources.slice(0, 3).join(', ')}, which is no node's address: NetworkPolicy ${policies} denies that source as world`,
+    fix: `Find what sends from ${sources[0]}; if it should reach ${pod.namespace}/${pod.name}, allow it in ${policies}. The host mark rule does not apply to traffic from outside the node.`,
+  };
+}
+
+/** Every node's addresses: a drop from one of them is host traffic the mark rule should have named. */
+async function nodeAddresses(kube: KubeReader): Promise<Set<string>> {
+  const lists = await kube.list(RESOURCES.nodes, {
+    project: (node: KubeObject) =>
+      ((node.status as { addresses?: { address: string }[] } | undefined)?.addresses ?? []).map(
+        (entry) => entry.address,
+      ),
+  });
+  return new Set(lists.flat());
 }
 
 /**
@@ -55,6 +80,7 @@ export const policyDrops: Step<HostIdentityParams, HostIdentityFacts> = {
     );
     const dropsByNode = new Map(results.flatMap((r) => (r.ok ? [[r.agent.node, r.value] as const] : [])));
     const missingOn = new Set(facts(ctx).missing.map((m) => m.agent.node));
+    const nodeIps = await nodeAddresses(ctx.kube);
     const findings: Finding[] = [];
     const evidence: Evidence[] = [];
     for (const pod of pods) {
@@ -67,7 +93,12 @@ export const policyDrops: Step<HostIdentityParams, HostIdentityFacts> = {
         });
         continue;
       }
-      findings.push(finding(pod, drops, missingOn.has(pod.node)));
+      const fromNodes = drops.filter((drop) => drop.source && nodeIps.has(drop.source.ip));
+      findings.push(
+        fromNodes.length > 0
+          ? hostFinding(pod, fromNodes, missingOn.has(pod.node))
+          : worldFinding(pod, drops),
+      );
       evidence.push({
         source: where,
         text: [pod.lastFailure, ...drops.slice(0, 3).map(describeDrop)].join('\n'),

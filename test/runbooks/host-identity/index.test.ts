@@ -50,6 +50,25 @@ describe('host-identity on host-identity-world', () => {
   });
 });
 
+describe('host-identity when the denied source is not a node', () => {
+  it('files the drops as POLICY_DENIED_FROM_WORLD and blames no host mark for them', async () => {
+    const { plan, access, sim } = await start(['host-identity-world']);
+    const agents = [...sim.cluster.agents.values()];
+    expect(agents.some((agent) => agent.drops.length > 0)).toBe(true);
+    // A pod address, not a node's: the same drops, sent from inside the cluster.
+    for (const agent of agents)
+      for (const drop of agent.drops) drop.source = drop.source.replace(/^[^:]+/, '10.99.7.7');
+    const report = await run(access);
+    expect(targets(report, 'POLICY_DENIED_FROM_HOST')).toEqual([]);
+    expect(targets(report, 'POLICY_DENIED_FROM_WORLD')).toEqual(
+      sorted(plan.hostIdentity?.failingPods.map((p) => `${p.namespace}/${p.name}`) ?? []),
+    );
+    const denied = step(report, 'policy-drops').findings;
+    expect(denied.every((f) => f.message.includes("from 10.99.7.7, which is no node's address"))).toBe(true);
+    expect(denied.every((f) => !f.fix?.includes('Restore the host mark rule'))).toBe(true);
+  });
+});
+
 describe('host-identity on clusters without the incident', () => {
   it.each<[string, string[], ScenarioOptions]>([
     ['healthy', ['healthy'], {}],
