@@ -1,5 +1,5 @@
 import { type PodFacts, podKey } from '../../src/engine/pod-facts.ts';
-import type { DoneAction, Finding } from '../../src/engine/types.ts';
+import type { DoneAction, Finding, Mode } from '../../src/engine/types.ts';
 import { explainHold } from './hold.ts';
 import type { UnmanagedPod } from './scan.ts';
 import { deletePodCommand, formatAge } from './wording.ts';
@@ -9,6 +9,7 @@ export const CODES = {
   unmanagedPod: 'UNMANAGED_POD',
   replacementUnmanaged: 'REPLACEMENT_UNMANAGED',
   replacementMissing: 'REPLACEMENT_MISSING',
+  replacementPending: 'REPLACEMENT_PENDING',
   operatorRestartDisabled: 'OPERATOR_RESTART_DISABLED',
   operatorSelectorNarrow: 'OPERATOR_SELECTOR_NARROW',
   operatorConfigInvalid: 'OPERATOR_CONFIG_INVALID',
@@ -25,30 +26,37 @@ function ownerText(pod: PodFacts): string {
   return pod.owner ? `${pod.owner.kind} ${pod.owner.name}` : 'no controller';
 }
 
-/** For a pod the responder restarts: what happens, and the same by hand. */
-export function restartExplanation(pod: PodFacts): Explanation {
-  return {
-    reason: 'the responder restarts it by eviction',
-    fix: `${deletePodCommand(pod)} (its ${pod.owner?.kind ?? 'controller'} recreates it and Cilium manages the new pod)`,
-  };
+/** The by-hand restart, and why it works. */
+function byHand(pod: PodFacts): string {
+  return `${deletePodCommand(pod)} (its ${pod.owner?.kind ?? 'controller'} recreates it and Cilium manages the new pod)`;
 }
 
-/** For a pod the actuator did not evict: its own words, and what to do about it. */
-export function resultExplanation(result: DoneAction, pod: PodFacts): Explanation {
+/** For a pod the restart step will consider: the plan there says what happens to it. */
+export function restartExplanation(pod: PodFacts): Explanation {
+  return { reason: 'a restart by eviction is planned (see restart-unmanaged)', fix: byHand(pod) };
+}
+
+/** For a pod the actuator did not evict (or only planned to): its own words, and what to do. */
+export function resultExplanation(result: DoneAction, pod: PodFacts, mode: Mode): Explanation {
   const detail = result.detail ?? 'no reason given';
   switch (result.outcome) {
     case 'blocked':
       return {
         reason: `eviction blocked: ${detail}`,
-        fix: `Wait until its PodDisruptionBudget allows a disruption (kubectl -n ${pod.namespace} get pdb), or accept the disruption: ${deletePodCommand(pod)}`,
+        fix: `Its PodDisruptionBudget allows no disruption now (kubectl -n ${pod.namespace} get pdb): wait for the budget, or scale the workload up so it allows one. Deleting bypasses the budget: ${deletePodCommand(pod)}`,
       };
     case 'skipped':
       return { reason: `not evicted: ${detail}`, fix: `Run the runbook again, or: ${deletePodCommand(pod)}` };
     case 'planned':
-      return {
-        reason: `eviction not approved yet (${detail})`,
-        fix: `Approve the plan, or: ${deletePodCommand(pod)}`,
-      };
+      return mode === 'dry-run'
+        ? {
+            reason: 'dry-run: the responder would restart it by eviction (its budgets allow it)',
+            fix: `Run with --apply (mode auto or approve) to restart it, or by hand: ${byHand(pod)}`,
+          }
+        : {
+            reason: `eviction awaiting approval (${detail})`,
+            fix: `Approve the plan, or: ${deletePodCommand(pod)}`,
+          };
     case 'failed':
       return { reason: `eviction failed: ${detail}`, fix: deletePodCommand(pod) };
     case 'done':
@@ -88,6 +96,16 @@ export function replacementUnmanagedFinding(
   replacement: PodFacts,
   waited: string,
 ): Finding {
+  if (replacement.node === '') {
+    // Not scheduled yet: no agent has seen it, so no endpoint is expected.
+    return {
+      code: CODES.replacementPending,
+      target: podKey(replacement),
+      severity: 'warning',
+      message: `Replacement of ${evicted.name} is still Pending after ${waited}, waiting to be scheduled; Cilium manages it once it runs on a node`,
+      fix: `kubectl -n ${replacement.namespace} describe pod ${replacement.name} (its Events say why it is not scheduled)`,
+    };
+  }
   return {
     code: CODES.replacementUnmanaged,
     target: podKey(replacement),

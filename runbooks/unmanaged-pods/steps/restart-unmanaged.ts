@@ -1,6 +1,7 @@
 import { outcome } from '../../../src/engine/outcome.ts';
 import { podKey } from '../../../src/engine/pod-facts.ts';
-import type { ActionOutcome, Mode, PlannedAction, Step } from '../../../src/engine/types.ts';
+import type { ActionOutcome, Finding, Mode, PlannedAction, Step } from '../../../src/engine/types.ts';
+import { resultExplanation, unmanagedPodFinding } from '../findings.ts';
 import type { UnmanagedPodsParams } from '../params.ts';
 import type { UnmanagedPod } from '../scan.ts';
 import { firstScan, type Restart, saveRestarts, type UnmanagedPodsState } from '../state.ts';
@@ -59,15 +60,20 @@ export const restartUnmanaged: Step<UnmanagedPodsParams, UnmanagedPodsState> = {
     }
     saveRestarts(ctx, restarts);
     const done = restarts.map((restart) => restart.result);
+    // What the plan decided for each pod it did not restart, in the finding's own words.
+    const findings: Finding[] = restarts
+      .filter(({ result }) => result.outcome !== 'done')
+      .map(({ pod, result }) => unmanagedPodFinding(pod, resultExplanation(result, pod, ctx.mode)));
     const failed = done.filter((action) => action.outcome === 'failed');
     if (failed.length > 0) {
       // A refused write (e.g. forbidden: create pods/eviction) fails the run, plainly.
       return outcome('error', `${tally(restarts, ctx.mode)}: ${failed[0]?.detail ?? 'eviction failed'}`, {
         plan,
         done,
+        findings,
       });
     }
     const settled = done.every((action) => action.outcome === 'done' || action.outcome === 'planned');
-    return outcome(settled ? 'pass' : 'warn', tally(restarts, ctx.mode), { plan, done });
+    return outcome(settled ? 'pass' : 'warn', tally(restarts, ctx.mode), { plan, done, findings });
   },
 };

@@ -1,5 +1,5 @@
 import { outcome, statusFor } from '../../../src/engine/outcome.ts';
-import type { Finding, Step } from '../../../src/engine/types.ts';
+import type { Finding, Mode, Step } from '../../../src/engine/types.ts';
 import {
   type Explanation,
   holdExplanation,
@@ -27,13 +27,13 @@ function replacementFindings(checks: readonly ReplacementCheck[]): Finding[] {
 function remainingExplanation(
   pod: UnmanagedPod,
   restarts: ReadonlyMap<string, Restart>,
-  ciliumNamespace: string,
+  ctx: { mode: Mode; cilium: { namespace: string } },
 ): Explanation {
   const restart = restarts.get(pod.uid);
   return (
-    holdExplanation(pod, ciliumNamespace) ??
+    holdExplanation(pod, ctx.cilium.namespace) ??
     (restart
-      ? resultExplanation(restart.result, pod)
+      ? resultExplanation(restart.result, pod, ctx.mode)
       : {
           reason: 'it became unmanaged after the restart step; the next run restarts it',
           fix: deletePodCommand(pod),
@@ -64,9 +64,7 @@ export const verifyReplacements: Step<UnmanagedPodsParams, UnmanagedPodsState> =
     const byUid = new Map(restarts.map((restart) => [restart.pod.uid, restart]));
     const findings = [
       ...replacementFindings(checks),
-      ...now.unmanaged.map((pod) =>
-        unmanagedPodFinding(pod, remainingExplanation(pod, byUid, ctx.cilium.namespace)),
-      ),
+      ...now.unmanaged.map((pod) => unmanagedPodFinding(pod, remainingExplanation(pod, byUid, ctx))),
     ];
 
     const managed = checks.filter((check) => check.hasEndpoint).length;
