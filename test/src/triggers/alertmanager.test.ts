@@ -154,12 +154,12 @@ describe('parseAlertmanager', () => {
       'alerts[0].labels.severity: expected string, got number',
     ],
     [
-      'a missing fingerprint',
+      'an empty fingerprint',
       (w: Webhook) => {
-        delete (w.alerts[0] as WebhookAlert).fingerprint;
+        (w.alerts[0] as WebhookAlert).fingerprint = '';
       },
       'alerts[0].fingerprint',
-      'alerts[0].fingerprint: missing (expected string)',
+      'alerts[0].fingerprint: must not be empty',
     ],
     [
       'a missing alertname',

@@ -29,7 +29,7 @@ describe('parseCloudWatch', () => {
     const error = triggerErrorOf(() => parseCloudWatch(payload, EDGE));
     expect(error.field).toBe('payload');
     expect(error.message).toBe(
-      'payload: expected an EventBridge "CloudWatch Alarm State Change" event, a Lambda SNS event or an SNS notification',
+      'payload: expected an EventBridge "CloudWatch Alarm State Change" event, a CloudWatch alarm Lambda action event, a Lambda SNS event or an SNS notification',
     );
   });
 });
