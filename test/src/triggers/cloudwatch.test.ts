@@ -8,6 +8,11 @@ describe('parseCloudWatch', () => {
     expect(triggers.map((trigger) => trigger.alarm?.name)).toEqual(['ServerCpuTooHigh']);
   });
 
+  it("reads the event of an alarm's Lambda action", () => {
+    const triggers = parseCloudWatch(fixtureJson('cloudwatch-lambda-action-single-metric.json'), EDGE);
+    expect(triggers.map((trigger) => trigger.alarm?.name)).toEqual(['lambda-demo-metric-alarm']);
+  });
+
   it('reads the Lambda SNS event', () => {
     const triggers = parseCloudWatch(fixtureJson('cloudwatch-sns-lambda-single-metric.json'), EDGE);
     expect(triggers.map((trigger) => trigger.alarm?.region)).toEqual(['eu-west-1']);
