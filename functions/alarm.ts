@@ -3,7 +3,7 @@ import { lambdaRuntime } from './runtime.ts';
 
 const { app } = await lambdaRuntime();
 
-/** CloudWatch alarms, from an EventBridge rule or an SNS subscription: parse, route, admit, enqueue. */
+/** CloudWatch alarms, from an EventBridge rule, an alarm's Lambda action or an SNS subscription: parse, route, admit, enqueue. */
 export const handler = async (event: unknown) => {
   for (const trigger of parseCloudWatch(event, { receivedAt: new Date() })) await app.dispatch(trigger);
 };

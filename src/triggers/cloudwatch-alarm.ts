@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { deliveryKey } from './delivery-key.ts';
 import type { EdgeFacts } from './edge.ts';
 import type { CloudWatchAlarm, Trigger } from './types.ts';
+import { NonEmpty, Timestamp } from './validate.ts';
 
 export const AlarmState = z.enum(['ALARM', 'OK', 'INSUFFICIENT_DATA']);
 
@@ -21,7 +22,7 @@ export const AlarmArn = z
     return { arn, region, accountId };
   });
 
-/** What both delivery forms (EventBridge event, SNS notification) say about one state change. */
+/** What every delivery form (EventBridge, Lambda action, SNS) says about one state change. */
 export interface AlarmChange {
   name: string;
   arn: z.output<typeof AlarmArn>;
@@ -31,6 +32,46 @@ export interface AlarmChange {
   dimensions: Record<string, string>;
   description?: string | null;
   reason?: string;
+}
+
+const Metric = z.object({
+  // Metric-math expressions carry no metricStat; composite alarms carry no metrics at all.
+  metricStat: z
+    .object({ metric: z.object({ dimensions: z.record(z.string(), z.string()).optional() }) })
+    .optional(),
+});
+
+/**
+ * The state change as CloudWatch writes it in JSON for EventBridge (the event's `detail`) and for
+ * an alarm that invokes a Lambda function directly (the event's `alarmData`): one document, two
+ * envelopes.
+ */
+export const AlarmDataSchema = z.object({
+  alarmName: NonEmpty,
+  state: z.object({ value: AlarmState, timestamp: Timestamp, reason: z.string().optional() }),
+  configuration: z
+    .object({ description: z.string().optional(), metrics: z.array(Metric).optional() })
+    .optional(),
+});
+
+/** The change an alarm-data document describes, for the alarm its envelope names. */
+export function alarmDataChange(
+  data: z.output<typeof AlarmDataSchema>,
+  arn: z.output<typeof AlarmArn>,
+): AlarmChange {
+  const { alarmName, state, configuration } = data;
+  const metrics = configuration?.metrics ?? [];
+  return {
+    name: alarmName,
+    arn,
+    state: state.value,
+    changedAt: state.timestamp,
+    dimensions: Object.fromEntries(
+      metrics.flatMap((metric) => Object.entries(metric.metricStat?.metric.dimensions ?? {})),
+    ),
+    description: configuration?.description,
+    reason: state.reason,
+  };
 }
 
 // INSUFFICIENT_DATA is parsed but maps to no status: routing runs nothing for it.

@@ -1,4 +1,5 @@
 import { parseAlarmStateChange } from './cloudwatch-eventbridge.ts';
+import { parseAlarmLambdaAction } from './cloudwatch-lambda-action.ts';
 import { parseLambdaSnsEvent, parseSnsNotification } from './cloudwatch-sns.ts';
 import type { EdgeFacts } from './edge.ts';
 import { TriggerError } from './errors.ts';
@@ -6,17 +7,18 @@ import type { Trigger } from './types.ts';
 
 /**
  * A CloudWatch alarm state change in any of the forms the alarm function receives: the
- * EventBridge event, the Lambda SNS event, or a bare SNS notification. Always a list, since one
- * Lambda SNS event may carry several records.
+ * EventBridge event, the event of an alarm's Lambda action, the Lambda SNS event, or a bare SNS
+ * notification. Always a list, since one Lambda SNS event may carry several records.
  */
 export function parseCloudWatch(payload: unknown, edge: EdgeFacts): Trigger[] {
   if (typeof payload === 'object' && payload !== null) {
     if ('detail-type' in payload) return [parseAlarmStateChange(payload, edge)];
+    if ('alarmData' in payload) return [parseAlarmLambdaAction(payload, edge)];
     if ('Records' in payload) return parseLambdaSnsEvent(payload, edge);
     if ('Type' in payload) return [parseSnsNotification(payload, edge)];
   }
   throw new TriggerError(
     'payload',
-    'expected an EventBridge "CloudWatch Alarm State Change" event, a Lambda SNS event or an SNS notification',
+    'expected an EventBridge "CloudWatch Alarm State Change" event, a CloudWatch alarm Lambda action event, a Lambda SNS event or an SNS notification',
   );
 }

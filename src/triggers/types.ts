@@ -1,9 +1,9 @@
 import type { Mode } from '../engine/types.ts';
 
 /**
- * Every source (Alertmanager, CloudWatch via EventBridge or SNS, Slack commands and buttons,
- * schedules, the CLI) is parsed at the edge into one Trigger; nothing past the edge sees a raw
- * payload.
+ * Every source (Alertmanager, CloudWatch via EventBridge, an alarm's Lambda action or SNS, Slack
+ * commands and buttons, schedules, the CLI) is parsed at the edge into one Trigger; nothing past
+ * the edge sees a raw payload.
  */
 export type TriggerSource =
   | 'alertmanager'

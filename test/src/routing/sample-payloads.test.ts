@@ -19,6 +19,9 @@ routes:
   - match: { source: cloudwatch, alarmName: ServerCpuTooHigh }
     cluster: prod-eu
     runbook: host-identity
+  - match: { source: cloudwatch, alarmName: lambda-demo-metric-alarm }
+    cluster: prod-eu
+    runbook: unmanaged-pods
   - match: { source: cloudwatch, alarmName: EXAMPLE, dimensions: { InstanceId: TestInstance } }
     cluster: prod-eu
     runbook: cgroup-root-hooks
@@ -49,6 +52,25 @@ describe('real sample payloads become the expected jobs', () => {
   it('CloudWatch alarm via EventBridge', () => {
     expect(jobsOf(parseCloudWatch(fixtureJson('cloudwatch-eventbridge-single-metric.json'), EDGE))).toEqual([
       { cluster: 'prod-eu', runbook: 'host-identity', mode: 'dry-run', source: 'cloudwatch' },
+    ]);
+  });
+
+  it("CloudWatch alarm via the alarm's Lambda action", () => {
+    expect(jobsOf(parseCloudWatch(fixtureJson('cloudwatch-lambda-action-single-metric.json'), EDGE))).toEqual(
+      [{ cluster: 'prod-eu', runbook: 'unmanaged-pods', mode: 'dry-run', source: 'cloudwatch' }],
+    );
+  });
+
+  it('Alertmanager before 0.19 (no fingerprints): one job per cluster the alerts name', () => {
+    const webhook = fixtureJson<{ alerts: { labels: Record<string, string> }[] }>(
+      'alertmanager-v4-pre-0.19.json',
+    );
+    for (const alert of webhook.alerts) {
+      alert.labels.alertname = 'ProbeFailure';
+      alert.labels.cluster = 'prod-eu';
+    }
+    expect(jobsOf([parseAlertmanager(webhook, EDGE)])).toEqual([
+      { cluster: 'prod-eu', runbook: 'tunnel-datapath', mode: 'auto', source: 'alertmanager' },
     ]);
   });
 

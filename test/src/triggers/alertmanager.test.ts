@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
+import { alertFingerprint } from '../../../src/triggers/alert-fingerprint.ts';
 import { parseAlertmanager } from '../../../src/triggers/alertmanager.ts';
 import { EDGE, fixtureJson, triggerErrorOf } from './fixtures.ts';
 
 interface WebhookAlert {
-  status: string;
+  status?: string;
   labels: Record<string, unknown>;
   fingerprint?: unknown;
   [field: string]: unknown;
@@ -12,15 +13,22 @@ interface Webhook {
   status: string;
   groupKey: string;
   alerts: WebhookAlert[];
-  commonLabels: Record<string, string>;
-  groupLabels: Record<string, string>;
+  commonLabels: Record<string, string> | null;
+  groupLabels: Record<string, string> | null;
   [field: string]: unknown;
 }
 
-const sample = () => fixtureJson<Webhook>('alertmanager-v4.json');
+const sample = () =>
+  fixtureJson<Webhook & { commonLabels: Record<string, string>; groupLabels: Record<string, string> }>(
+    'alertmanager-v4.json',
+  );
+/** A notification from an Alertmanager before 0.19: no fingerprints, no truncatedAlerts. */
+const pre019 = () => fixtureJson<Webhook>('alertmanager-v4-pre-0.19.json');
+/** A notification from a 0.21+ Alertmanager, with the fingerprint it printed. */
+const fingerprinted = () => fixtureJson<Webhook>('alertmanager-v4-with-fingerprint.json');
 
 /** The sample's group grown to `count` alerts, each on its own instance. */
-function groupOf(count: number): Webhook {
+function groupOf(count: number) {
   const webhook = sample();
   const [alert] = webhook.alerts;
   webhook.alerts = Array.from({ length: count }, (_, i) => ({
@@ -32,7 +40,7 @@ function groupOf(count: number): Webhook {
   return webhook;
 }
 
-function resolved(webhook: Webhook): Webhook {
+function resolved<W extends Webhook>(webhook: W): W {
   return {
     ...webhook,
     status: 'resolved',
@@ -154,12 +162,12 @@ describe('parseAlertmanager', () => {
       'alerts[0].labels.severity: expected string, got number',
     ],
     [
-      'a missing fingerprint',
+      'an empty fingerprint',
       (w: Webhook) => {
-        delete (w.alerts[0] as WebhookAlert).fingerprint;
+        (w.alerts[0] as WebhookAlert).fingerprint = '';
       },
       'alerts[0].fingerprint',
-      'alerts[0].fingerprint: missing (expected string)',
+      'alerts[0].fingerprint: must not be empty',
     ],
     [
       'a missing alertname',
@@ -186,6 +194,38 @@ describe('parseAlertmanager', () => {
       'alerts: expected at least one alert',
     ],
     [
+      'an alert status of the wrong kind',
+      (w: Webhook) => {
+        (w.alerts[0] as WebhookAlert).status = 'pending';
+      },
+      'alerts[0].status',
+      'alerts[0].status: expected "firing" or "resolved", got "pending"',
+    ],
+    [
+      'annotations that are no object',
+      (w: Webhook) => {
+        (w.alerts[0] as WebhookAlert).annotations = 'down';
+      },
+      'alerts[0].annotations',
+      'alerts[0].annotations: expected object, got string',
+    ],
+    [
+      'common labels that are no object',
+      (w: Webhook) => {
+        w.commonLabels = ['cluster'] as never;
+      },
+      'commonLabels',
+      'commonLabels: expected object, got array',
+    ],
+    [
+      'a missing version',
+      (w: Webhook) => {
+        delete w.version;
+      },
+      'version',
+      'version: missing (expected "4")',
+    ],
+    [
       'a missing groupKey',
       (w: Webhook) => {
         delete (w as Partial<Webhook>).groupKey;
@@ -199,5 +239,114 @@ describe('parseAlertmanager', () => {
     const error = triggerErrorOf(() => parseAlertmanager(replaced ?? webhook, EDGE));
     expect(error.field).toBe(field);
     expect(error.message).toBe(message);
+  });
+});
+
+describe('parseAlertmanager, every Alertmanager from 0.15 on', () => {
+  it('takes a notification from before 0.19, with no fingerprint and no truncatedAlerts', () => {
+    const webhook = pre019();
+    expect(webhook.alerts.some((alert) => 'fingerprint' in alert)).toBe(false);
+    expect('truncatedAlerts' in webhook).toBe(false);
+    const trigger = parseAlertmanager(webhook, EDGE);
+    expect(trigger).toMatchObject({ source: 'alertmanager', status: 'firing', cluster: undefined });
+    expect(trigger.alerts.map((alert) => [alert.name, alert.labels.instance, alert.status])).toEqual([
+      ['ICMP ping failed', '172.29.254.30', 'firing'],
+      ['ICMP ping failed', '172.29.254.50', 'firing'],
+      ['ICMP ping failed', '172.29.254.66', 'firing'],
+    ]);
+    // Each alert's fingerprint is the one Alertmanager would have sent: the hash of its labels.
+    for (const alert of trigger.alerts) {
+      expect(alert.fingerprint).toMatch(/^[0-9a-f]{16}$/);
+      expect(alert.fingerprint).toBe(alertFingerprint(alert.labels));
+    }
+    expect(new Set(trigger.alerts.map((alert) => alert.fingerprint)).size).toBe(3);
+  });
+
+  it('derives the very fingerprint Alertmanager sends, so the deliveryKey does not depend on the version', () => {
+    const sent = parseAlertmanager(fingerprinted(), EDGE);
+    const old = fingerprinted();
+    delete (old.alerts[0] as WebhookAlert).fingerprint;
+    delete old.truncatedAlerts;
+    const derived = parseAlertmanager(old, EDGE);
+    expect(sent.alerts[0]?.fingerprint).toBe('fbab788ec4c1018b');
+    expect(derived.alerts[0]?.fingerprint).toBe('fbab788ec4c1018b');
+    expect(derived.deliveryKey).toBe(sent.deliveryKey);
+  });
+
+  it('gives the same old-style notification, posted again, the same deliveryKey', () => {
+    const keys = [0, 1, 2].map(
+      (i) =>
+        parseAlertmanager(pre019(), { receivedAt: new Date(EDGE.receivedAt.getTime() + i * 60_000) })
+          .deliveryKey,
+    );
+    expect(new Set(keys).size).toBe(1);
+  });
+
+  it('derives a fingerprint that does not depend on the order labels are written in', () => {
+    const reordered = pre019();
+    for (const alert of reordered.alerts)
+      alert.labels = Object.fromEntries(Object.entries(alert.labels).reverse());
+    reordered.alerts.reverse();
+    expect(parseAlertmanager(reordered, EDGE).deliveryKey).toBe(
+      parseAlertmanager(pre019(), EDGE).deliveryKey,
+    );
+  });
+
+  it('gives an old-style group with a changed alert a new deliveryKey', () => {
+    const changed = pre019();
+    (changed.alerts[0] as WebhookAlert).labels.instance = '172.29.254.31';
+    expect(parseAlertmanager(changed, EDGE).deliveryKey).not.toBe(
+      parseAlertmanager(pre019(), EDGE).deliveryKey,
+    );
+  });
+
+  it.each(['firing', 'resolved'])('gives an alert without a status the group status (%s)', (status) => {
+    const webhook = { ...fingerprinted(), status };
+    delete (webhook.alerts[0] as WebhookAlert).status;
+    const trigger = parseAlertmanager(webhook, EDGE);
+    expect(trigger.status).toBe(status);
+    expect(trigger.alerts.map((alert) => alert.status)).toEqual([status]);
+  });
+
+  it('keeps an alert status that is given, even where it differs from the group', () => {
+    const webhook = pre019();
+    (webhook.alerts[1] as WebhookAlert).status = 'resolved';
+    expect(parseAlertmanager(webhook, EDGE).alerts.map((alert) => alert.status)).toEqual([
+      'firing',
+      'resolved',
+      'firing',
+    ]);
+  });
+
+  it('reads missing or null annotations as none', () => {
+    const webhook = pre019();
+    delete (webhook.alerts[0] as WebhookAlert).annotations;
+    (webhook.alerts[1] as WebhookAlert).annotations = null;
+    const trigger = parseAlertmanager(webhook, EDGE);
+    expect(trigger.alerts.map((alert) => alert.annotations)).toEqual([
+      {},
+      {},
+      { description: '172.29.254.66 does not reply to ICMP pings' },
+    ]);
+  });
+
+  it('takes a notification without group or common labels, leaving the cluster to routing', () => {
+    const missing = sample() as Webhook;
+    delete (missing as Partial<Webhook>).groupLabels;
+    delete (missing as Partial<Webhook>).commonLabels;
+    const nulls = { ...sample(), groupLabels: null, commonLabels: null };
+    for (const webhook of [missing, nulls]) {
+      const trigger = parseAlertmanager(webhook, EDGE);
+      expect(trigger.cluster).toBeUndefined();
+      expect(trigger.alerts[0]?.labels.cluster).toBe('prod-eu');
+    }
+  });
+
+  it('ignores fields it does not use or does not know', () => {
+    const webhook = { ...fingerprinted(), commonAnnotations: null, numFiring: 0, future: { anything: true } };
+    (webhook.alerts[0] as WebhookAlert).silencedBy = [];
+    expect(parseAlertmanager(webhook, EDGE).deliveryKey).toBe(
+      parseAlertmanager(fingerprinted(), EDGE).deliveryKey,
+    );
   });
 });

@@ -8,6 +8,11 @@ describe('parseCloudWatch', () => {
     expect(triggers.map((trigger) => trigger.alarm?.name)).toEqual(['ServerCpuTooHigh']);
   });
 
+  it("reads the event of an alarm's Lambda action", () => {
+    const triggers = parseCloudWatch(fixtureJson('cloudwatch-lambda-action-single-metric.json'), EDGE);
+    expect(triggers.map((trigger) => trigger.alarm?.name)).toEqual(['lambda-demo-metric-alarm']);
+  });
+
   it('reads the Lambda SNS event', () => {
     const triggers = parseCloudWatch(fixtureJson('cloudwatch-sns-lambda-single-metric.json'), EDGE);
     expect(triggers.map((trigger) => trigger.alarm?.region)).toEqual(['eu-west-1']);
@@ -29,7 +34,7 @@ describe('parseCloudWatch', () => {
     const error = triggerErrorOf(() => parseCloudWatch(payload, EDGE));
     expect(error.field).toBe('payload');
     expect(error.message).toBe(
-      'payload: expected an EventBridge "CloudWatch Alarm State Change" event, a Lambda SNS event or an SNS notification',
+      'payload: expected an EventBridge "CloudWatch Alarm State Change" event, a CloudWatch alarm Lambda action event, a Lambda SNS event or an SNS notification',
     );
   });
 });
