@@ -95,6 +95,14 @@ describe('unmanaged-pods runbook on the unmanaged-pods scenario', () => {
       expect(doneFor(report, pod)?.outcome).toBe('blocked');
       expect(doneFor(report, pod)?.detail).toMatch(/disruption budget/);
     }
+    // The findings say what the plan says: never "restarts it" for a pod its budget protects.
+    const said = (pod: PodRef) => restart.findings.find((f) => f.target === keyOf(pod));
+    for (const pod of planted.evictable)
+      expect(said(pod)?.message).toContain('dry-run: the responder would restart it by eviction');
+    for (const pod of planted.blockedByBudget) {
+      expect(said(pod)?.message).toMatch(/eviction blocked: .*disruption budget/);
+      expect(said(pod)?.fix).toContain(`kubectl -n ${pod.namespace} get pdb`);
+    }
     expect(step(report, 'verify-replacements').status).toBe('skip');
     expect(await podUids(access)).toEqual(before);
   });
