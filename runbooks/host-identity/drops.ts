@@ -87,9 +87,12 @@ function isPolicyDenied(reason: string): boolean {
   return /^policy[ _]denied/i.test(reason);
 }
 
+/** `ip:port`, `[v6]:port`, or a bare address; a port users redacted (`10.0.a.b:c`) is left out. */
 function addressOf(text: string): Address {
-  const match = /^\[([^\]]+)\]:(\d+)$/.exec(text) ?? /^([^:]+):(\d+)$/.exec(text);
-  return match ? { ip: match[1] as string, port: Number(match[2]) } : { ip: text };
+  const match = /^\[([^\]]+)\]:(\w+)$/.exec(text) ?? /^([^:]+):(\w+)$/.exec(text);
+  if (!match) return { ip: text };
+  const port = match[2] as string;
+  return /^\d+$/.test(port) ? { ip: match[1] as string, port: Number(port) } : { ip: match[1] as string };
 }
 
 function parseMonitorDrop(line: string): Drop | undefined {

@@ -1,4 +1,4 @@
-import type { IptablesRule, IptablesSave } from './iptables-save.ts';
+import { type IptablesRule, type IptablesSave, IptablesSaveError } from './iptables-save.ts';
 
 /**
  * Cilium's rule that marks traffic leaving the host, so its datapath gives it the `host` identity
@@ -52,8 +52,16 @@ export function ciliumOutputLines(save: IptablesSave): string[] {
 
 export type HostMarkState = 'present' | 'rule-missing' | 'feeder-missing' | 'no-cilium-chains';
 
-/** Whether host traffic gets the host mark, and if not, what is missing. */
+/**
+ * Whether host traffic gets the host mark, and if not, what is missing. Headless output (grepped,
+ * `iptables -S`, a paste) can show the rule but never prove it absent: it may be cut short or
+ * filtered, so a rule it lacks is not checked (an error), never "missing".
+ */
 export function hostMarkState(save: IptablesSave): HostMarkState {
+  if (save.headless && !hasHostMarkRule(save))
+    throw new IptablesSaveError(
+      'headless output (no table headers) without the host mark rule cannot show it is missing: not checked',
+    );
   if (!filterChain(save, 'CILIUM_OUTPUT')) return 'no-cilium-chains';
   if (!hasHostMarkRule(save)) return 'rule-missing';
   return hasOutputFeeder(save) ? 'present' : 'feeder-missing';
