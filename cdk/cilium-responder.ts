@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import { Arn, Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
+import { Arn, ArnFormat, Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
 import { Alarm, ComparisonOperator, Metric, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
 import { AttributeType, BillingMode, ProjectionType, Table, TableEncryption } from 'aws-cdk-lib/aws-dynamodb';
 import type { IVpc } from 'aws-cdk-lib/aws-ec2';
@@ -178,6 +178,19 @@ export class CiliumResponder extends Construct {
         targets: [new LambdaFunction(this.alarm, { retryAttempts: 2, maxEventAge: Duration.hours(1) })],
       });
     }
+    // The same alarms may invoke the function directly (the alarm's Lambda action).
+    alarmNames.forEach((alarmName, index) =>
+      this.alarm.addPermission(`AlarmAction${index}`, {
+        principal: new ServicePrincipal('lambda.alarms.cloudwatch.amazonaws.com'),
+        sourceAccount: Stack.of(this).account,
+        sourceArn: Stack.of(this).formatArn({
+          service: 'cloudwatch',
+          resource: 'alarm',
+          resourceName: alarmName,
+          arnFormat: ArnFormat.COLON_RESOURCE_NAME,
+        }),
+      }),
+    );
     if (props.alarmTopic) props.alarmTopic.addSubscription(new LambdaSubscription(this.alarm));
 
     this.schedules(props.config);

@@ -67,6 +67,13 @@ describe('ResponderStack', () => {
         detail: { alarmName: ['cilium-node-connectivity-down'], state: { value: ['ALARM'] } },
       },
     });
+    // The alarm's direct Lambda action may invoke the alarm function, for that alarm only.
+    template.hasResourceProperties('AWS::Lambda::Permission', {
+      Principal: 'lambda.alarms.cloudwatch.amazonaws.com',
+      SourceArn: Match.objectLike({
+        'Fn::Join': Match.arrayWith([Match.arrayWith([':alarm:cilium-node-connectivity-down'])]),
+      }),
+    });
     template.hasResourceProperties('AWS::Scheduler::Schedule', {
       ScheduleExpression: 'cron(0 3 * * ? *)',
       Target: Match.objectLike({ RetryPolicy: { MaximumRetryAttempts: 2, MaximumEventAgeInSeconds: 3600 } }),
