@@ -179,7 +179,7 @@ export class CiliumResponder extends Construct {
       });
     }
     // The same alarms may invoke the function directly (the alarm's Lambda action).
-    alarmNames.forEach((alarmName, index) =>
+    for (const [index, alarmName] of alarmNames.entries())
       this.alarm.addPermission(`AlarmAction${index}`, {
         principal: new ServicePrincipal('lambda.alarms.cloudwatch.amazonaws.com'),
         sourceAccount: Stack.of(this).account,
@@ -189,8 +189,7 @@ export class CiliumResponder extends Construct {
           resourceName: alarmName,
           arnFormat: ArnFormat.COLON_RESOURCE_NAME,
         }),
-      }),
-    );
+      });
     if (props.alarmTopic) props.alarmTopic.addSubscription(new LambdaSubscription(this.alarm));
 
     this.schedules(props.config);

@@ -196,7 +196,10 @@ export function parseIptablesSave(output: string): IptablesSave {
       }
       return;
     }
-    if (headless) return headlessLine(save, text, at);
+    if (headless) {
+      headlessLine(save, text, at);
+      return;
+    }
     if (text.startsWith('*')) {
       if (table) throw new IptablesSaveError(`table ${table.name} has no COMMIT before the next table`, at);
       const name = text.slice(1).trim();
