@@ -1,5 +1,6 @@
-import { actedOn, openFindings } from '../../src/engine/open-findings.ts';
-import type { DoneAction, Finding, Report, StepStatus, Verdict } from '../../src/engine/types.ts';
+import { countsText } from '../../src/chat/report-summary.ts';
+import type { DoneAction, Report, StepStatus, Verdict } from '../../src/engine/types.ts';
+import { type Problem, summarize } from '../../src/report/summary.ts';
 
 const STEP_MARK: Record<StepStatus, string> = {
   pass: 'ok  ',
@@ -9,12 +10,13 @@ const STEP_MARK: Record<StepStatus, string> = {
   error: 'ERR ',
 };
 
-const VERDICT_TEXT: Record<Verdict, string> = {
-  healthy: 'healthy: nothing to do',
-  remediated: 'remediated: the problems found were fixed and verified',
-  'needs-approval': 'needs approval: the plan below waits for a person',
+/** After the verdict word, which is the same everywhere: what it means here. */
+const VERDICT_MEANING: Record<Verdict, string> = {
+  healthy: 'nothing to do',
+  remediated: 'the problems the responder fixes were fixed and verified',
+  'needs-approval': 'the plan below waits for a person',
   degraded: 'problems remain',
-  failed: 'the run failed: see the step marked ERR',
+  failed: 'see the step marked ERR',
 };
 
 /** Lays out rows as columns separated by two spaces (the last column runs free). */
@@ -33,10 +35,16 @@ export function table(rows: readonly string[][]): string[] {
   );
 }
 
-function findingRows(findings: readonly Finding[]): string[][] {
+function problemRows(problems: readonly Problem[]): string[][] {
   return [
-    ['SEVERITY', 'CODE', 'TARGET', 'MESSAGE'],
-    ...findings.map((f) => [f.severity, f.code, f.target, f.message]),
+    ['STATE', 'SEVERITY', 'CODE', 'TARGET', 'MESSAGE'],
+    ...problems.map((p) => [
+      p.state,
+      p.severity,
+      p.code,
+      p.target,
+      p.because ? `${p.message} (${p.because})` : p.message,
+    ]),
   ];
 }
 
@@ -47,29 +55,44 @@ function actionRows(done: readonly DoneAction[]): string[][] {
   ];
 }
 
-/** A report as a person reads it: steps, findings, what was done, how to fix the rest, the verdict. */
+/** A report as a person reads it: the diagnosis, steps, what was found and done, how to fix the rest. */
 export function formatReport(report: Report): string {
-  const lines = [`${report.runbook} on ${report.cluster} (${report.mode})`];
+  const summary = summarize(report);
+  const lines = [`${report.runbook} on ${report.cluster} (${report.mode}): ${summary.diagnosis}`];
   for (const step of report.steps)
     lines.push(`  ${STEP_MARK[step.status]}  ${step.id.padEnd(24)} ${step.summary}`);
-  const findings = openFindings(report);
-  const heading = actedOn(report.steps) ? '  Still open:' : '  Findings:';
-  if (findings.length > 0) lines.push('', heading, ...table(findingRows(findings)).map((l) => `    ${l}`));
+  if (summary.found.length > 0)
+    lines.push(
+      '',
+      `  Found (${countsText(summary)}):`,
+      ...table(problemRows(summary.found)).map((l) => `    ${l}`),
+    );
   const done = report.steps.flatMap((s) => s.done);
   if (done.length > 0) lines.push('', '  Actions:', ...table(actionRows(done)).map((l) => `    ${l}`));
-  const fixes = [...new Set(findings.flatMap((f) => (f.fix ? [f.fix] : [])))];
-  if (fixes.length > 0) lines.push('', '  How to fix:', ...fixes.map((fix) => `    - ${fix}`));
-  lines.push('', `  Verdict: ${VERDICT_TEXT[report.verdict]} (${report.timings.durationMs} ms)`, '');
+  const fixes = [...new Set(summary.open.flatMap((p) => (p.fix ? [p.fix] : [])))];
+  if (fixes.length > 0)
+    lines.push('', '  How to fix:', ...fixes.map((fix) => `    - ${fix}`), `    (runbook: ${summary.docs})`);
+  lines.push(
+    '',
+    `  Verdict: ${summary.verdictWord}: ${VERDICT_MEANING[report.verdict]} (${report.timings.durationMs} ms)`,
+    '',
+  );
   return lines.join('\n');
 }
 
 /** One line per run: the one-screen summary after several runs. */
 export function formatSummary(reports: readonly Report[]): string {
   const rows = reports.map((r) => {
-    const steps = r.steps;
-    const findings = openFindings(r).length;
-    const done = steps.flatMap((s) => s.done).filter((d) => d.outcome === 'done').length;
-    return [r.runbook, r.mode, r.verdict, String(findings), String(done)];
+    const { verdictWord, counts, done } = summarize(r);
+    return [
+      r.runbook,
+      r.mode,
+      verdictWord,
+      String(counts.found),
+      String(counts.fixed),
+      String(counts.open),
+      String(done.length),
+    ];
   });
-  return table([['RUNBOOK', 'MODE', 'VERDICT', 'FINDINGS', 'ACTIONS DONE'], ...rows]).join('\n');
+  return table([['RUNBOOK', 'MODE', 'VERDICT', 'FOUND', 'FIXED', 'OPEN', 'DONE'], ...rows]).join('\n');
 }

@@ -1,5 +1,5 @@
 import type { ResponderConfig } from '../config/schema.ts';
-import { openFindings } from '../engine/open-findings.ts';
+import { summarize as summarizeRun } from '../report/summary.ts';
 import type { Job } from '../queue/job.ts';
 import type { RunRecord } from '../store/types.ts';
 import type { AppPorts } from './ports.ts';
@@ -16,7 +16,7 @@ export interface SweepSummary {
 }
 
 const fingerprints = (record: RunRecord | undefined) =>
-  new Set(record?.report ? openFindings(record.report).map((f) => `${f.code} ${f.target}`) : []);
+  new Set(record?.report ? summarizeRun(record.report).open.map((f) => `${f.code} ${f.target}`) : []);
 
 /** One line per runbook: its verdict, and its findings new, still open and fixed since last time. */
 export function summarize(

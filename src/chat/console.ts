@@ -1,5 +1,6 @@
 import type { Report, StepStatus } from '../engine/types.ts';
-import { actionsOf, findingsOf, formatDuration, headline, planOf, showsPlan } from './report-summary.ts';
+import { type Problem, type RunSummary, summarize } from '../report/summary.ts';
+import { countsText, formatDuration, headline, showsPlan } from './report-summary.ts';
 import type { ChatSink, ChatTarget } from './types.ts';
 
 const STEP_MARK: Record<StepStatus, string> = {
@@ -20,29 +21,29 @@ function list(title: string, lines: readonly string[]): string[] {
   return [`  ${title}:`, ...shown];
 }
 
-function reportLines(report: Report): string[] {
-  const plan = planOf(report);
+function problemLine(problem: Problem): string {
+  const because = problem.because ? ` (${problem.because})` : '';
+  const fix = problem.state !== 'fixed' && problem.fix ? ` (fix: ${problem.fix})` : '';
+  return `[${problem.state}] ${problem.severity} ${problem.code} ${problem.target}: ${problem.message}${because}${fix}`;
+}
+
+function reportLines(report: Report, summary: RunSummary): string[] {
   return [
-    `  run ${report.runId} · mode ${report.mode} · took ${formatDuration(report.timings.durationMs)}`,
+    `  ${summary.diagnosis}`,
+    `  run ${report.runId} · mode ${report.mode} · took ${formatDuration(report.timings.durationMs)} · ${countsText(summary)}`,
     ...report.steps.map((step) => `  [${STEP_MARK[step.status]}] ${step.title}: ${step.summary}`),
+    ...list('found', summary.found.map(problemLine)),
     ...list(
-      'findings',
-      findingsOf(report).map(
-        (f) => `${f.severity} ${f.code} ${f.target}: ${f.message}${f.fix ? ` (fix: ${f.fix})` : ''}`,
-      ),
-    ),
-    ...list(
-      'actions',
-      actionsOf(report).map(
-        (a) => `${a.action} ${a.target}: ${a.outcome}${a.detail ? ` (${a.detail})` : ''}`,
-      ),
+      'done',
+      summary.done.map((a) => `${a.action} ${a.target}${a.detail ? ` (${a.detail})` : ''}`),
     ),
     ...(showsPlan(report)
       ? list(
           report.verdict === 'needs-approval' ? 'waiting for approval' : 'dry run: would do',
-          plan.map((p) => `${p.action} ${p.target}: ${p.reason}`),
+          summary.plan.map((p) => `${p.action} ${p.target}: ${p.reason}`),
         )
       : []),
+    ...(summary.open.length > 0 ? [`  runbook: ${summary.docs}`] : []),
   ];
 }
 
@@ -64,7 +65,8 @@ export function consoleSink(out: NodeJS.WritableStream): ChatSink {
 
   return {
     async postReport(report, target) {
-      write(target, 'report', headline(report), reportLines(report));
+      const summary = summarize(report);
+      write(target, 'report', headline(report, summary), reportLines(report, summary));
       return {};
     },
     async postText(target, text) {

@@ -10,6 +10,8 @@ export const LIMITS = {
   buttonText: 75,
   confirmTitle: 100,
   confirmText: 300,
+  /** Slack's practical ceiling for one message's text across all blocks. */
+  messageText: 13_000,
 } as const;
 
 export interface PlainText {
@@ -92,9 +94,14 @@ const BULLET_MAX = 400;
  * A titled bullet list in one section: at most `max` lines, fewer if they would pass the section's
  * character limit, and an `…and N more` line for the rest.
  */
-export function bulletSection(title: string, lines: readonly string[], max: number): SectionBlock {
+export function bulletSection(
+  title: string,
+  lines: readonly string[],
+  max: number,
+  maxChars: number = LIMITS.sectionText,
+): SectionBlock {
   // Room for the title and the "more" line.
-  let room = LIMITS.sectionText - title.length - 40;
+  let room = Math.min(maxChars, LIMITS.sectionText) - title.length - 40;
   const shown: string[] = [];
   for (const line of lines.slice(0, max)) {
     const bullet = `• ${truncate(line, BULLET_MAX)}`;

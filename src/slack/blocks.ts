@@ -1,17 +1,7 @@
-import {
-  actionsOf,
-  findingsOf,
-  formatDuration,
-  headline,
-  planOf,
-  showsPlan,
-  VERDICT_LABEL,
-} from '../chat/report-summary.ts';
+import { countsText, formatDuration, headline, showsPlan } from '../chat/report-summary.ts';
 import { actionKey } from '../engine/actuator.ts';
 import type {
-  ActionOutcome,
   DoneAction,
-  Finding,
   PlannedAction,
   Report,
   Severity,
@@ -19,6 +9,7 @@ import type {
   StepStatus,
   Verdict,
 } from '../engine/types.ts';
+import { type Problem, type ProblemState, type RunSummary, summarize } from '../report/summary.ts';
 import { approvalValue, MAX_BUTTON_VALUE_CHARS } from './approval-value.ts';
 import {
   type ActionsBlock,
@@ -29,6 +20,7 @@ import {
   LIMITS,
   plainText,
   section,
+  truncate,
 } from './block-kit.ts';
 
 const VERDICT_EMOJI: Record<Verdict, string> = {
@@ -53,18 +45,22 @@ const SEVERITY_EMOJI: Record<Severity, string> = {
   info: ':large_blue_circle:',
 };
 
-const OUTCOME_EMOJI: Record<ActionOutcome, string> = {
-  done: ':white_check_mark:',
+const STATE_EMOJI: Record<ProblemState, string> = {
+  fixed: ':white_check_mark:',
   planned: ':hourglass:',
   blocked: ':no_entry:',
-  skipped: ':fast_forward:',
-  failed: ':x:',
+  open: ':red_circle:',
 };
 
 /** Lines shown per list; the rest are counted, so a 500-pod incident stays one readable message. */
 const MAX_LIST_LINES = 10;
-/** Past this many steps they share one section, so the message stays under the 50-block limit. */
+/** Past this many steps (or this much text) they share one section, so the message stays small. */
 const MAX_STEP_SECTIONS = 40;
+/**
+ * Characters per part, so that the whole message stays under Slack's ~13k: the diagnosis, the
+ * steps, the problems (the most), what was done, and the plan.
+ */
+const BUDGET = { diagnosis: 700, context: 600, steps: 3000, found: 3000, done: 1500, plan: 1500 } as const;
 
 export interface ReportMessage {
   /** The notification and screen-reader text. */
@@ -73,34 +69,48 @@ export interface ReportMessage {
 }
 
 /** A report as one Slack message; for `needs-approval`, with buttons to approve or reject the plan. */
-export function reportBlocks(report: Report): ReportMessage {
+export function reportBlocks(report: Report, summary: RunSummary = summarize(report)): ReportMessage {
   const blocks: ChatBlock[] = [
     {
       type: 'header',
       text: plainText(
-        `${VERDICT_EMOJI[report.verdict]} ${report.runbook} · ${report.cluster} · ${VERDICT_LABEL[report.verdict]}`,
+        `${VERDICT_EMOJI[report.verdict]} ${report.runbook} · ${report.cluster} · ${summary.verdictWord}`,
         LIMITS.headerText,
       ),
     },
-    context(runContext(report)),
+    section(truncate(escapeMrkdwn(summary.diagnosis), BUDGET.diagnosis)),
+    context(truncate(runContext(report, summary), BUDGET.context)),
     ...stepBlocks(report.steps),
   ];
 
-  const findings = findingsOf(report);
-  if (findings.length > 0) {
-    blocks.push(bulletSection(`*Findings (${findings.length})*`, findings.map(findingLine), MAX_LIST_LINES));
+  if (summary.found.length > 0) {
+    blocks.push(
+      bulletSection(
+        `*Found (${countsText(summary)})*`,
+        summary.found.map(problemLine),
+        MAX_LIST_LINES,
+        BUDGET.found,
+      ),
+    );
   }
-  const actions = actionsOf(report);
-  if (actions.length > 0) {
-    blocks.push(bulletSection(`*Actions (${actions.length})*`, actions.map(actionLine), MAX_LIST_LINES));
+  if (summary.done.length > 0) {
+    blocks.push(
+      bulletSection(
+        `*Done (${summary.done.length})*`,
+        summary.done.map(actionLine),
+        MAX_LIST_LINES,
+        BUDGET.done,
+      ),
+    );
   }
-  if (report.verdict === 'needs-approval') blocks.push(...approvalBlocks(report));
-  else if (showsPlan(report)) blocks.push(...dryRunPlanBlocks(planOf(report)));
+  if (report.verdict === 'needs-approval') blocks.push(...approvalBlocks(report, summary.plan));
+  else if (showsPlan(report)) blocks.push(...dryRunPlanBlocks(summary.plan));
+  if (summary.open.length > 0) blocks.push(context(`Runbook: \`${escapeMrkdwn(summary.docs)}\``));
 
-  return { text: `${VERDICT_EMOJI[report.verdict]} ${headline(report)}`, blocks };
+  return { text: `${VERDICT_EMOJI[report.verdict]} ${headline(report, summary)}`, blocks };
 }
 
-function runContext(report: Report): string {
+function runContext(report: Report, summary: RunSummary): string {
   const finishedAt = Math.floor(Date.parse(report.timings.finishedAt) / 1000);
   // Slack shows the date in each reader's time zone; the ISO text is the fallback.
   const finished = Number.isFinite(finishedAt)
@@ -111,6 +121,7 @@ function runContext(report: Report): string {
     `mode \`${report.mode}\``,
     `took ${formatDuration(report.timings.durationMs)}`,
     `finished ${finished}`,
+    countsText(summary),
   ].join(' · ');
 }
 
@@ -119,17 +130,20 @@ function stepLine(step: StepReport): string {
 }
 
 function stepBlocks(steps: readonly StepReport[]): ChatBlock[] {
-  if (steps.length <= MAX_STEP_SECTIONS) return steps.map((step) => section(stepLine(step)));
-  return [bulletSection(`*Steps (${steps.length})*`, steps.map(stepLine), MAX_STEP_SECTIONS)];
+  const lines = steps.map(stepLine);
+  const chars = lines.reduce((sum, line) => sum + line.length, 0);
+  if (steps.length <= MAX_STEP_SECTIONS && chars <= BUDGET.steps) return lines.map((line) => section(line));
+  return [bulletSection(`*Steps (${steps.length})*`, lines, MAX_STEP_SECTIONS, BUDGET.steps)];
 }
 
-function findingLine(finding: Finding): string {
-  const line = `${SEVERITY_EMOJI[finding.severity]} *${escapeMrkdwn(finding.code)}* \`${escapeMrkdwn(finding.target)}\`: ${escapeMrkdwn(finding.message)}`;
-  return finding.fix ? `${line}\n    _Fix:_ ${escapeMrkdwn(finding.fix)}` : line;
+function problemLine(problem: Problem): string {
+  const because = problem.because ? ` (${escapeMrkdwn(problem.because)})` : '';
+  const line = `${STATE_EMOJI[problem.state]} ${SEVERITY_EMOJI[problem.severity]} *${escapeMrkdwn(problem.code)}* \`${escapeMrkdwn(problem.target)}\` _${problem.state}_${because}: ${escapeMrkdwn(problem.message)}`;
+  return problem.state !== 'fixed' && problem.fix ? `${line}\n    _Fix:_ ${escapeMrkdwn(problem.fix)}` : line;
 }
 
 function actionLine(action: DoneAction): string {
-  const line = `${OUTCOME_EMOJI[action.outcome]} ${escapeMrkdwn(action.action)} \`${escapeMrkdwn(action.target)}\`: ${action.outcome}`;
+  const line = `${escapeMrkdwn(action.action)} \`${escapeMrkdwn(action.target)}\``;
   return action.detail ? `${line} (${escapeMrkdwn(action.detail)})` : line;
 }
 
@@ -139,21 +153,25 @@ function planLine(action: PlannedAction): string {
 
 function dryRunPlanBlocks(plan: readonly PlannedAction[]): ChatBlock[] {
   if (plan.length === 0) return [];
-  return [bulletSection('*Dry run: would do*', plan.map(planLine), MAX_LIST_LINES)];
+  return [bulletSection('*Dry run: would do*', plan.map(planLine), MAX_LIST_LINES, BUDGET.plan)];
 }
 
 /**
  * The plan and the buttons. The button value carries the keys a person approves, and Slack caps a
  * value at 2000 characters, so a very long plan is approved in parts: the message says which part.
  */
-function approvalBlocks(report: Report): ChatBlock[] {
-  const plan = planOf(report);
+function approvalBlocks(report: Report, plan: readonly PlannedAction[]): ChatBlock[] {
   const covered = largestApprovablePrefix(report.runId, plan);
   if (covered.length === 0) return dryRunPlanBlocks(plan);
 
   const keys = covered.map((action) => actionKey(action.action, action.target));
   const blocks: ChatBlock[] = [
-    bulletSection(`*Waiting for approval (${covered.length})*`, covered.map(planLine), MAX_LIST_LINES),
+    bulletSection(
+      `*Waiting for approval (${covered.length})*`,
+      covered.map(planLine),
+      MAX_LIST_LINES,
+      BUDGET.plan,
+    ),
   ];
   if (covered.length < plan.length) {
     blocks.push(

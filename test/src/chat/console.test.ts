@@ -20,16 +20,19 @@ describe('consoleSink', () => {
     await consoleSink(out).postReport(degraded, target);
     const lines = read().split('\n');
     expect(lines[0]).toBe(
-      '[#cilium-prod · prod-eu/unmanaged-pods · new] unmanaged-pods on prod-eu: degraded, 13 findings',
+      '[#cilium-prod · prod-eu/unmanaged-pods · new] unmanaged-pods on prod-eu: degraded, 13 found, 1 fixed, 12 open',
     );
-    expect(lines).toContain('  run run-0001 · mode auto · took 1.3 s');
+    expect(lines[1]).toBe(
+      '  1 of 13 fixed and verified (1 pod evicted); 1 blocked (PodDisruptionBudget shop/web allows 0); 11 open: shop/web-11 runs without a CiliumEndpoint, so policy does not apply to it; fix: kubectl -n kube-system rollout restart ds/cilium.',
+    );
+    expect(lines).toContain('  run run-0001 · mode auto · took 1.3 s · 13 found, 1 fixed, 12 open');
     expect(lines).toContain('  [FAIL] Find unmanaged pods: 13 unmanaged pods on 2 nodes');
     expect(lines).toContain('  [warn] Restart unmanaged pods: 1 evicted, 1 blocked');
     expect(lines).toContain(
-      '    - critical UNMANAGED_POD shop/web-11: shop/web-11 runs without a CiliumEndpoint, so policy does not apply to it (fix: kubectl -n kube-system rollout restart ds/cilium)',
+      '    - [open] critical UNMANAGED_POD shop/web-11: shop/web-11 runs without a CiliumEndpoint, so policy does not apply to it (fix: kubectl -n kube-system rollout restart ds/cilium)',
     );
     expect(lines).toContain('    …and 3 more');
-    expect(lines).toContain('    - evict-pod shop/web-2: blocked (PodDisruptionBudget shop/web allows 0)');
+    expect(lines).toContain('    - evict-pod shop/web-1');
   });
 
   it('shows the plan waiting for approval', async () => {
@@ -49,7 +52,7 @@ describe('consoleSink', () => {
       .split('\n')
       .filter((line) => line.startsWith('['));
     expect(heads).toEqual([
-      '[#cilium-prod · prod-eu/unmanaged-pods · new] unmanaged-pods on prod-eu: degraded, 13 findings',
+      '[#cilium-prod · prod-eu/unmanaged-pods · new] unmanaged-pods on prod-eu: degraded, 13 found, 1 fixed, 12 open',
       '[#cilium-prod · prod-eu/unmanaged-pods · update] unmanaged-pods on prod-eu: healthy',
       '[#cilium-prod · prod-eu/unmanaged-pods · reply] alert resolved',
       '[#cilium-prod · prod-eu/host-identity · new] approved by U123',

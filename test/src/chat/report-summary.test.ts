@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { findingsOf, headline } from '../../../src/chat/report-summary.ts';
+import { headline } from '../../../src/chat/report-summary.ts';
 import type { Finding, Report } from '../../../src/engine/types.ts';
 import { degraded } from './reports.ts';
 
@@ -19,14 +19,8 @@ const repeated: Report = {
   ],
 } as Report;
 
-describe('findingsOf', () => {
-  it('lists a problem once, in the words of the latest step', () => {
-    expect(findingsOf(repeated).map((finding) => finding.message)).toEqual([
-      'shop/web-1 still has no CiliumEndpoint',
-    ]);
-  });
-
-  it('counts each problem once in the headline', () => {
-    expect(headline(repeated)).toBe('unmanaged-pods on prod-eu: degraded, 1 finding');
+describe('headline', () => {
+  it('counts each problem once: found, fixed, open', () => {
+    expect(headline(repeated)).toBe('unmanaged-pods on prod-eu: degraded, 1 found, 0 fixed, 1 open');
   });
 });

@@ -57,7 +57,8 @@ describe('reportBlocks', () => {
         emoji: true,
       },
     });
-    expect(blockText(blocks[1] as ChatBlock)).toContain('run `run-0001` · mode `auto` · took 1.3 s');
+    expect(blockText(blocks[1] as ChatBlock)).toBe('Nothing wrong found on prod-eu.');
+    expect(blockText(blocks[2] as ChatBlock)).toContain('run `run-0001` · mode `auto` · took 1.3 s');
     expect(text).toBe(':large_green_circle: unmanaged-pods on prod-eu: healthy');
     expect(actionsBlocks(blocks)).toEqual([]);
     expect(allText(blocks)).not.toContain('Findings');
@@ -72,39 +73,39 @@ describe('reportBlocks', () => {
     expect(steps).toContain(':x: *Check replacements*: 1 replacement has no CEP yet');
   });
 
-  it('lists the worst findings first, ten at most, and counts the rest', () => {
+  it('lists each problem once, the worst first, with its state, ten at most, and counts the rest', () => {
     const { text, blocks } = reportBlocks(degraded);
-    const findings = sectionWith(blocks, '*Findings (13)*').split('\n');
+    const findings = sectionWith(blocks, '*Found (13 found, 1 fixed, 12 open)*').split('\n');
     expect(findings.filter((line) => line.startsWith('• '))).toHaveLength(10);
     expect(findings.filter((line) => line.includes('_Fix:_'))).toHaveLength(3);
     expect(findings[1]).toBe(
-      '• :red_circle: *UNMANAGED_POD* `shop/web-11`: shop/web-11 runs without a CiliumEndpoint, so policy does not apply to it',
+      '• :red_circle: :red_circle: *UNMANAGED_POD* `shop/web-11` _open_: shop/web-11 runs without a CiliumEndpoint, so policy does not apply to it',
     );
     expect(findings[2]).toBe('    _Fix:_ kubectl -n kube-system rollout restart ds/cilium');
     expect(findings.at(-1)).toBe('_…and 3 more_');
-    expect(text).toBe(':warning: unmanaged-pods on prod-eu: degraded, 13 findings');
+    expect(text).toBe(':warning: unmanaged-pods on prod-eu: degraded, 13 found, 1 fixed, 12 open');
     expect(actionsBlocks(blocks)).toEqual([]);
     expectWithinBlockKitLimits(blocks);
   });
 
-  it('shows what was done and why an action was not', () => {
-    const actions = sectionWith(reportBlocks(degraded).blocks, '*Actions (2)*');
-    expect(actions).toContain('• :white_check_mark: evict-pod `shop/web-1`: done');
-    expect(actions).toContain(
-      '• :no_entry: evict-pod `shop/web-2`: blocked (PodDisruptionBudget shop/web allows 0)',
+  it('shows what was done, and why a problem was not fixed beside the problem', () => {
+    const { blocks } = reportBlocks(degraded);
+    expect(sectionWith(blocks, '*Done (1)*')).toContain('• evict-pod `shop/web-1`');
+    expect(sectionWith(blocks, '*Found')).toContain(
+      '`shop/web-2` _blocked_ (PodDisruptionBudget shop/web allows 0)',
     );
   });
 
   it('offers approve and reject buttons whose value round-trips to the plan', () => {
     const { text, blocks } = reportBlocks(needsApproval);
     expect(text).toBe(
-      ':raised_hand: unmanaged-pods on prod-eu: needs approval, 2 findings, 2 actions wait for approval',
+      ':raised_hand: unmanaged-pods on prod-eu: needs approval, 2 found, 0 fixed, 2 open, 2 actions wait for approval',
     );
     expect(sectionWith(blocks, '*Waiting for approval (2)*')).toContain(
       '• evict-pod `shop/web-1`: no CiliumEndpoint',
     );
     // `planned` decisions are the plan itself, shown once.
-    expect(allText(blocks)).not.toContain('*Actions');
+    expect(allText(blocks)).not.toContain('*Done');
 
     const [buttons, ...others] = actionsBlocks(blocks);
     expect(others).toEqual([]);

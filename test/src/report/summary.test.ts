@@ -1,0 +1,82 @@
+import { describe, expect, it } from 'vitest';
+import type { Finding, Report } from '../../../src/engine/types.ts';
+import { summarize } from '../../../src/report/summary.ts';
+import { report, step, unmanagedPod } from '../chat/reports.ts';
+
+const rootCause: Finding = {
+  code: 'OPERATOR_SELECTOR_NARROW',
+  target: 'cilium-config',
+  severity: 'warning',
+  message: 'pod-restart-selector "k8s-app=kube-dns" misses 3 of 3 unmanaged pods',
+  fix: 'helm upgrade with operator.unmanagedPodWatcher.restart=true and an empty selector',
+};
+
+/** Found 3 pods and the selector; evicted 2 (verified), 1 blocked by its budget. */
+const acted: Report = report({
+  verdict: 'degraded',
+  steps: [
+    step('find', { status: 'fail', findings: [unmanagedPod(1), unmanagedPod(2), unmanagedPod(3)] }),
+    step('watcher', { status: 'fail', findings: [rootCause] }),
+    step('restart', {
+      done: [
+        { action: 'evict-pod', target: 'shop/web-1', outcome: 'done' },
+        { action: 'evict-pod', target: 'shop/web-2', outcome: 'done' },
+        { action: 'evict-pod', target: 'shop/web-3', outcome: 'blocked', detail: 'disruption budget web' },
+      ],
+    }),
+    step('verify', {
+      status: 'fail',
+      findings: [{ ...unmanagedPod(3), message: 'still no CiliumEndpoint' }],
+    }),
+  ],
+});
+
+describe('summarize', () => {
+  it('lists each problem once with its state: fixed when acted on and no longer found', () => {
+    const summary = summarize(acted);
+    expect(summary.found.map((p) => [p.code, p.target, p.state])).toEqual([
+      ['UNMANAGED_POD', 'shop/web-1', 'fixed'],
+      ['UNMANAGED_POD', 'shop/web-2', 'fixed'],
+      ['OPERATOR_SELECTOR_NARROW', 'cilium-config', 'open'],
+      ['UNMANAGED_POD', 'shop/web-3', 'blocked'],
+    ]);
+    expect(summary.counts).toEqual({ found: 4, fixed: 2, open: 2 });
+    expect(summary.found[3]).toMatchObject({
+      message: 'still no CiliumEndpoint',
+      because: 'disruption budget web',
+    });
+  });
+
+  it('keeps the root cause open though the verify step does not list it', () => {
+    expect(summarize(acted).open.map((p) => p.code)).toContain('OPERATOR_SELECTOR_NARROW');
+  });
+
+  it('says what was done and the first thing left in one line', () => {
+    expect(summarize(acted).diagnosis).toBe(
+      '2 of 4 fixed and verified (2 pods evicted); 1 blocked (disruption budget web); 1 open: pod-restart-selector "k8s-app=kube-dns" misses 3 of 3 unmanaged pods; fix: helm upgrade with operator.unmanagedPodWatcher.restart=true and an empty selector.',
+    );
+  });
+
+  it('in a dry run, a planned write leaves the problem planned, never fixed', () => {
+    const dry = report({
+      mode: 'dry-run',
+      verdict: 'degraded',
+      steps: [
+        step('find', { status: 'fail', findings: [unmanagedPod(1)] }),
+        step('restart', {
+          done: [{ action: 'evict-pod', target: 'shop/web-1', outcome: 'planned', detail: 'dry-run' }],
+        }),
+      ],
+    });
+    const summary = summarize(dry);
+    expect(summary.found.map((p) => p.state)).toEqual(['planned']);
+    expect(summary.counts).toEqual({ found: 1, fixed: 0, open: 1 });
+    expect(summary.diagnosis).toBe('1 problem found; 1 would be fixed with --apply.');
+  });
+
+  it('says nothing was found on a healthy run, with the same verdict word everywhere', () => {
+    const summary = summarize(report());
+    expect(summary).toMatchObject({ verdictWord: 'healthy', counts: { found: 0, fixed: 0, open: 0 } });
+    expect(summary.diagnosis).toBe('Nothing wrong found on prod-eu.');
+  });
+});
