@@ -1,6 +1,6 @@
 /**
  * The import rules of docs/architecture.md, checked in CI (`npm run deps`).
- * Layers, lowest first: cluster, aws, config, triggers, engine, params → store, queue, chat →
+ * Layers, lowest first: cluster, aws, config, triggers, engine, params, report → store, queue, chat →
  * slack, routing → worker → app. runbooks/ sit on the engine; functions/ and cli/ on app.
  */
 const FOLDERS = [
@@ -12,6 +12,7 @@ const FOLDERS = [
   'engine',
   'params',
   'queue',
+  'report',
   'routing',
   'slack',
   'store',
@@ -62,7 +63,7 @@ module.exports = {
       name: 'no-upward-imports',
       comment: 'A lower layer never imports a higher one.',
       severity: 'error',
-      from: { path: '^src/(cluster|aws|config|triggers|engine|params|validation)/' },
+      from: { path: '^src/(cluster|aws|config|triggers|engine|params|validation|report)/' },
       to: { path: '^src/(store|queue|chat|slack|routing|worker|app)/' },
     },
     {

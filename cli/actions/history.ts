@@ -36,9 +36,20 @@ export async function historyAction(options: HistoryOptions) {
     r.mode,
     `${r.source}:${r.actor}`,
     r.verdict ?? r.status,
+    r.summary ? `${r.summary.found}/${r.summary.fixed}/${r.summary.open}` : '-',
     String(r.actions.filter((a) => a.includes(': done')).length),
     r.reason,
   ]);
-  const header = ['QUEUED', 'CLUSTER', 'RUNBOOK', 'MODE', 'BY', 'RESULT', 'WRITES', 'WHY'];
+  const header = [
+    'QUEUED',
+    'CLUSTER',
+    'RUNBOOK',
+    'MODE',
+    'BY',
+    'RESULT',
+    'FOUND/FIXED/OPEN',
+    'WRITES',
+    'WHY',
+  ];
   process.stdout.write(`${runs.length === 0 ? 'no runs yet' : table([header, ...rows]).join('\n')}\n`);
 }

@@ -88,6 +88,8 @@ export interface RunRecord {
   startedAt?: string;
   finishedAt?: string;
   report?: Report;
+  /** From the whole report (before compaction): the diagnosis and the counts every reader shows. */
+  summary?: { diagnosis: string; found: number; fixed: number; open: number };
 }
 
 export interface RunStore {

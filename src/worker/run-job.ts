@@ -8,6 +8,7 @@ import type { AnyRunbook, Brake, Logger, Report } from '../engine/types.ts';
 import type { Job } from '../queue/job.ts';
 import { queuedRecord } from '../routing/admit.ts';
 import type { RunRecord, StateStore } from '../store/types.ts';
+import { summarize as summarizeRun } from '../report/summary.ts';
 import { compactReport } from './compact-report.ts';
 
 export interface WorkerContext {
@@ -52,9 +53,11 @@ export function storeBrake(context: Pick<WorkerContext, 'config' | 'store' | 'no
   };
 }
 
-function summarize(report: Report): Pick<RunRecord, 'verdict' | 'plan' | 'actions' | 'report'> {
+function summarize(report: Report): Pick<RunRecord, 'verdict' | 'plan' | 'actions' | 'report' | 'summary'> {
   const steps = report.steps;
+  const { diagnosis, counts } = summarizeRun(report);
   return {
+    summary: { diagnosis, ...counts },
     verdict: report.verdict,
     plan: steps.flatMap((s) => s.plan.map((p) => actionKey(p.action, p.target))),
     actions: steps.flatMap((s) =>
