@@ -135,14 +135,27 @@ function diagnose(summary: Omit<RunSummary, 'diagnosis'>): string {
   const blocked = open.filter((problem) => problem.state === 'blocked');
   if (blocked.length > 0)
     parts.push(`${blocked.length} blocked (${shorten(blocked[0]?.because ?? 'see the list', 60)})`);
-  // The first open problem no write of the responder addresses: usually the root cause.
   const rest = open.filter((problem) => problem.state === 'open');
-  const first = rest.find((problem) => problem.severity !== 'info') ?? rest[0];
-  if (first)
-    parts.push(
-      `${rest.length} open: ${shorten(first.message)}${first.fix ? `; fix: ${shorten(first.fix, 120)}` : ''}`,
-    );
+  const cause = rootCause(rest, found);
+  const first = cause ?? rest.find((problem) => problem.severity !== 'info') ?? rest[0];
+  if (first) {
+    const lead = cause ? `${rest.length} open; the cause: ` : `${rest.length} open: `;
+    parts.push(`${lead}${shorten(first.message)}${first.fix ? `; fix: ${shorten(first.fix, 120)}` : ''}`);
+  }
   return `${parts.join('; ')}.`;
+}
+
+/**
+ * The open problem that explains the others: one of its kind (a setting, a rule), among several
+ * problems. Many problems of one kind (pods, paths) are symptoms; the lone one is why they recur.
+ */
+function rootCause(open: readonly Problem[], found: readonly Problem[]): Problem | undefined {
+  if (found.length < 2) return undefined;
+  const perCode = new Map<string, number>();
+  for (const problem of found) perCode.set(problem.code, (perCode.get(problem.code) ?? 0) + 1);
+  return open.find(
+    (problem) => problem.severity !== 'info' && perCode.get(problem.code) === 1 && problem.fix,
+  );
 }
 
 /** The report model every reader renders. */

@@ -53,7 +53,7 @@ describe('summarize', () => {
 
   it('says what was done and the first thing left in one line', () => {
     expect(summarize(acted).diagnosis).toBe(
-      '2 of 4 fixed and verified (2 pods evicted); 1 blocked (disruption budget web); 1 open: pod-restart-selector "k8s-app=kube-dns" misses 3 of 3 unmanaged pods; fix: helm upgrade with operator.unmanagedPodWatcher.restart=true and an empty selector.',
+      '2 of 4 fixed and verified (2 pods evicted); 1 blocked (disruption budget web); 1 open; the cause: pod-restart-selector "k8s-app=kube-dns" misses 3 of 3 unmanaged pods; fix: helm upgrade with operator.unmanagedPodWatcher.restart=true and an empty selector.',
     );
   });
 
