@@ -1,6 +1,7 @@
 import type { Report, StepStatus } from '../engine/types.ts';
 import { type Problem, type RunSummary, summarize } from '../report/summary.ts';
 import { countsText, formatDuration, headline, showsPlan } from './report-summary.ts';
+import { threadFor } from './threading.ts';
 import type { ChatSink, ChatTarget } from './types.ts';
 
 const STEP_MARK: Record<StepStatus, string> = {
@@ -48,16 +49,15 @@ function reportLines(report: Report, summary: RunSummary): string[] {
 }
 
 /**
- * The local chat sink: a short block per report on a stream (stdout for `responder serve`). Like
- * Slack, a second report for a known threadKey is an update of the same thread, and says so.
+ * The local chat sink: a short block per report on a stream (stdout for `responder serve`). It
+ * threads like Slack (src/chat/threading.ts): the same problem is an update of its thread, a
+ * changed state or a resolved problem a reply in it, a new problem a new thread.
  */
 export function consoleSink(out: NodeJS.WritableStream): ChatSink {
-  const threads = new Set<string>();
+  const threads = new Map<string, { problem?: string; state?: string; id: number }>();
+  let nextId = 1;
 
-  function write(target: ChatTarget, kind: 'report' | 'text', title: string, lines: readonly string[]): void {
-    const known = threads.has(target.threadKey);
-    threads.add(target.threadKey);
-    const tag = !known ? 'new' : kind === 'report' ? 'update' : 'reply';
+  function write(target: ChatTarget, tag: string, title: string, lines: readonly string[]): void {
     out.write(
       `[${target.channel} · ${target.threadKey} · ${tag}] ${title}\n${lines.map((l) => `${l}\n`).join('')}`,
     );
@@ -66,11 +66,26 @@ export function consoleSink(out: NodeJS.WritableStream): ChatSink {
   return {
     async postReport(report, target) {
       const summary = summarize(report);
-      write(target, 'report', headline(report, summary), reportLines(report, summary));
+      const active = threads.get(target.threadKey);
+      const decision = threadFor(
+        summary,
+        active && { channel: target.channel, ts: String(active.id), ...active },
+      );
+      const id = decision.kind === 'update' && active ? active.id : nextId++;
+      threads.set(target.threadKey, { id, ...decision.next });
+      write(
+        target,
+        decision.kind === 'update' ? 'update' : 'new',
+        headline(report, summary),
+        reportLines(report, summary),
+      );
+      if (decision.kind === 'update' && decision.reply) write(target, 'reply', decision.reply, []);
       return {};
     },
     async postText(target, text) {
-      write(target, 'text', text, []);
+      const known = threads.has(target.threadKey);
+      if (!known) threads.set(target.threadKey, { id: nextId++, problem: '' });
+      write(target, known ? 'reply' : 'new', text, []);
       return {};
     },
   };

@@ -1,10 +1,11 @@
 import { type RetryOptions, WebClient } from '@slack/web-api';
+import { threadFor } from '../chat/threading.ts';
 import type { ChatSink, ChatTarget } from '../chat/types.ts';
-import type { Report } from '../engine/types.ts';
+import { summarize } from '../report/summary.ts';
 import { memoryThreadIndex } from '../store/memory/threads.ts';
 import type { ThreadIndex, ThreadRef } from '../store/types.ts';
 import type { ChatBlock } from './block-kit.ts';
-import { reportBlocks } from './blocks.ts';
+import { type ReportMessage, reportBlocks } from './blocks.ts';
 import { slackCallError } from './errors.ts';
 
 /**
@@ -29,7 +30,10 @@ export interface SlackSinkOptions {
 /** Errors that mean the thread's root message is gone: post a new root instead. */
 const ROOT_GONE = new Set(['message_not_found', 'cant_update_message']);
 
-/** Posts each report as a Block Kit message, one thread per threadKey, edited in place on later runs. */
+/**
+ * Posts each report as a Block Kit message: one thread per problem (src/chat/threading.ts), its
+ * head edited in place on later runs, a reply when the state changes or the problem is resolved.
+ */
 export function slackSink(options: SlackSinkOptions): ChatSink {
   const client = new WebClient(options.token, {
     slackApiUrl: options.slackApiUrl ?? 'https://slack.com/api/',
@@ -58,9 +62,9 @@ export function slackSink(options: SlackSinkOptions): ChatSink {
   }
 
   /** True when the root was edited; false when it is gone and a new one must be posted. */
-  async function update(root: ThreadRef, report: Report): Promise<boolean> {
+  async function update(root: ThreadRef, message: ReportMessage): Promise<boolean> {
     try {
-      await client.chat.update({ channel: root.channel, ts: root.ts, ...reportBlocks(report) });
+      await client.chat.update({ channel: root.channel, ts: root.ts, ...message });
       return true;
     } catch (error) {
       const failure = slackCallError('chat.update', error);
@@ -71,10 +75,18 @@ export function slackSink(options: SlackSinkOptions): ChatSink {
 
   return {
     async postReport(report, target) {
-      const root = await threads.get(target.threadKey);
-      if (root && (await update(root, report))) return { threadTs: root.ts };
-      const posted = await post(target, reportBlocks(report));
-      await threads.set(target.threadKey, posted);
+      const summary = summarize(report);
+      const message = reportBlocks(report, summary);
+      const active = await threads.get(target.threadKey);
+      const decision = threadFor(summary, active);
+      if (active && decision.kind === 'update' && (await update(active, message))) {
+        if (decision.reply)
+          await post({ ...target, channel: active.channel }, { text: decision.reply }, active.ts);
+        await threads.set(target.threadKey, { channel: active.channel, ts: active.ts, ...decision.next });
+        return { threadTs: active.ts };
+      }
+      const posted = await post(target, message);
+      await threads.set(target.threadKey, { ...posted, ...decision.next });
       return { threadTs: posted.ts };
     },
 
@@ -85,7 +97,7 @@ export function slackSink(options: SlackSinkOptions): ChatSink {
         return { threadTs: root.ts };
       }
       const posted = await post(target, { text });
-      await threads.set(target.threadKey, posted);
+      await threads.set(target.threadKey, { ...posted, problem: '' });
       return { threadTs: posted.ts };
     },
   };

@@ -112,6 +112,10 @@ export interface StateStore {
 export interface ThreadRef {
   channel: string;
   ts: string;
+  /** The problem the thread is about (see src/chat/threading.ts); empty once it is resolved. */
+  problem?: string;
+  /** The state last said in it (verdict and counts): a reply is posted only when this changes. */
+  state?: string;
 }
 
 /**

@@ -9,12 +9,17 @@ export function dynamoThreads(db: DynamoDBDocumentClient, table: string): Thread
       const { Item } = await db.send(
         new GetCommand({ TableName: table, Key: threadKey(key), ConsistentRead: true }),
       );
-      return Item ? ({ channel: Item.channel, ts: Item.ts } as ThreadRef) : undefined;
+      if (!Item) return undefined;
+      const { channel, ts, problem, state } = Item as ThreadRef;
+      return {
+        channel,
+        ts,
+        ...(problem === undefined ? {} : { problem }),
+        ...(state === undefined ? {} : { state }),
+      };
     },
     async set(key, ref) {
-      await db.send(
-        new PutCommand({ TableName: table, Item: { ...threadKey(key), channel: ref.channel, ts: ref.ts } }),
-      );
+      await db.send(new PutCommand({ TableName: table, Item: { ...threadKey(key), ...ref } }));
     },
   };
 }

@@ -41,7 +41,7 @@ describe('consoleSink', () => {
     expect(read()).toContain('  waiting for approval:\n    - evict-pod shop/web-1: no CiliumEndpoint\n');
   });
 
-  it('marks a second report for the same threadKey as an update, and text in it as a reply', async () => {
+  it('threads like Slack: the same thread updated, resolved said in it, text in it a reply', async () => {
     const { out, read } = capture();
     const sink = consoleSink(out);
     await sink.postReport(degraded, target);
@@ -54,6 +54,7 @@ describe('consoleSink', () => {
     expect(heads).toEqual([
       '[#cilium-prod · prod-eu/unmanaged-pods · new] unmanaged-pods on prod-eu: degraded, 13 found, 1 fixed, 12 open',
       '[#cilium-prod · prod-eu/unmanaged-pods · update] unmanaged-pods on prod-eu: healthy',
+      '[#cilium-prod · prod-eu/unmanaged-pods · reply] Resolved: Nothing wrong found on prod-eu.',
       '[#cilium-prod · prod-eu/unmanaged-pods · reply] alert resolved',
       '[#cilium-prod · prod-eu/host-identity · new] approved by U123',
     ]);

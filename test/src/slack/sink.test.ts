@@ -39,17 +39,48 @@ describe('slackSink', () => {
     expect(JSON.parse(call?.params.blocks ?? 'null')).toEqual(expected.blocks);
   });
 
-  it('updates the thread root in place for the same threadKey, by channel id', async () => {
+  it('keeps one thread for an unchanged problem run three times: the head edited in place, no replies', async () => {
     const chat = sink();
     const first = await chat.postReport(degraded, target);
-    const second = await chat.postReport(healthy, target);
+    const second = await chat.postReport(degraded, target);
+    const third = await chat.postReport(degraded, target);
 
-    expect(second).toEqual(first);
-    expect(methods(slack.calls)).toEqual(['chat.postMessage', 'chat.update']);
-    const update = slack.calls[1];
+    expect([second, third]).toEqual([first, first]);
+    expect(methods(slack.calls)).toEqual(['chat.postMessage', 'chat.update', 'chat.update']);
+    const update = slack.calls[2];
     expect(update?.params.channel).toBe('C0CILIUM01');
     expect(update?.params.ts).toBe(first.threadTs);
-    expect(update?.params.text).toBe(reportBlocks(healthy).text);
+  });
+
+  it('replies in the thread when the state changes, and says resolved when the problem is gone', async () => {
+    const chat = sink();
+    const root = await chat.postReport(degraded, target);
+    const fewer = {
+      ...degraded,
+      steps: degraded.steps.map((step) => ({ ...step, findings: step.findings.slice(0, 2) })),
+    };
+    await chat.postReport(fewer, target);
+    await chat.postReport(healthy, target);
+
+    expect(methods(slack.calls)).toEqual([
+      'chat.postMessage',
+      'chat.update',
+      'chat.postMessage',
+      'chat.update',
+      'chat.postMessage',
+    ]);
+    const [changed, resolved] = slack.calls.filter((call) => call.params.thread_ts === root.threadTs);
+    expect(changed?.params.text).toMatch(/^Now degraded: \d+ found, \d+ fixed, \d+ open\. /);
+    expect(resolved?.params.text).toBe('Resolved: Nothing wrong found on prod-eu.');
+    expect(slack.calls[3]?.params.text).toBe(reportBlocks(healthy).text);
+  });
+
+  it('opens a new thread for a new problem after the old one was resolved', async () => {
+    const chat = sink();
+    const first = await chat.postReport(degraded, target);
+    await chat.postReport(healthy, target);
+    const again = await chat.postReport(degraded, target);
+    expect(again.threadTs).not.toBe(first.threadTs);
   });
 
   it('starts a new thread for another threadKey', async () => {
