@@ -7,6 +7,7 @@ import { timingSafeEqual } from 'hono/utils/buffer';
 import { z } from 'zod';
 import type { App } from '../src/app/app.ts';
 import { UnknownClusterError } from '../src/app/app.ts';
+import { answerApprovalClick } from '../src/app/approval-click.ts';
 import { answerSlashCommand } from '../src/app/slack-command.ts';
 import type { Dispatched } from '../src/routing/dispatch.ts';
 import { parseBlockActions, parseSlashCommand } from '../src/slack/index.ts';
@@ -183,11 +184,8 @@ export function createHttpApp(deps: HttpAppDeps): Hono<Env> {
 
   app.post('/slack/interactions', slackForm, signed, async (c) => {
     const trigger = parseBlockActions(formOf(c), edge());
-    const result = await responder.dispatch(trigger);
-    const text =
-      result.queued.length > 0
-        ? `Approved by <@${trigger.actor.id}>: resuming run ${trigger.approval?.runId} with the approved plan.`
-        : [...result.refused, ...result.skipped].join('; ') || 'Already handled.';
+    const { chat, store } = responder.ports;
+    const text = await answerApprovalClick(trigger, responder, { chat, runs: store.runs });
     return c.json({ response_type: 'ephemeral', replace_original: false, text });
   });
 

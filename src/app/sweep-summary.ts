@@ -1,6 +1,6 @@
 import type { ResponderConfig } from '../config/schema.ts';
-import { summarize as summarizeRun } from '../report/summary.ts';
 import type { Job } from '../queue/job.ts';
+import { summarize as summarizeRun } from '../report/summary.ts';
 import type { RunRecord } from '../store/types.ts';
 import type { AppPorts } from './ports.ts';
 

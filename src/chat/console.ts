@@ -82,6 +82,12 @@ export function consoleSink(out: NodeJS.WritableStream): ChatSink {
       if (decision.kind === 'update' && decision.reply) write(target, 'reply', decision.reply, []);
       return {};
     },
+    async settleApproval(message, _report, outcome) {
+      out.write(`[${message.channel} · message ${message.ts} · buttons replaced] ${outcome}\n`);
+    },
+    async tellUser(channel, user, text) {
+      out.write(`[${channel} · only <@${user}> sees this] ${text}\n`);
+    },
     async postText(target, text) {
       const known = threads.has(target.threadKey);
       if (!known) threads.set(target.threadKey, { id: nextId++, problem: '' });

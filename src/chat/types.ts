@@ -18,6 +18,19 @@ export interface ChatSink {
   postReport(report: Report, target: ChatTarget): Promise<{ threadTs?: string }>;
   /** A short note (resolved, approved by, rejected by) in the thread, or a new message if there is none yet. */
   postText(target: ChatTarget, text: string): Promise<{ threadTs?: string }>;
+  /**
+   * Replaces an approval message's buttons with what was decided and by whom, so nobody clicks a
+   * settled plan again. `report` is the run's report, to keep the rest of the message.
+   */
+  settleApproval?(message: MessageRef, report: Report | undefined, outcome: string): Promise<void>;
+  /** A message only `user` sees in `channel` (a refusal, "already decided"). */
+  tellUser?(channel: string, user: string, text: string): Promise<void>;
+}
+
+/** A posted message: its channel and its id (Slack's `ts`). */
+export interface MessageRef {
+  channel: string;
+  ts: string;
 }
 
 /** Which of some user groups a person belongs to (Slack user groups, looked up by the chat adapter). */

@@ -4,7 +4,7 @@ import type { ChatSink, ChatTarget } from '../chat/types.ts';
 import { summarize } from '../report/summary.ts';
 import { memoryThreadIndex } from '../store/memory/threads.ts';
 import type { ThreadIndex, ThreadRef } from '../store/types.ts';
-import type { ChatBlock } from './block-kit.ts';
+import { type ChatBlock, context, escapeMrkdwn } from './block-kit.ts';
 import { type ReportMessage, reportBlocks } from './blocks.ts';
 import { slackCallError } from './errors.ts';
 
@@ -88,6 +88,28 @@ export function slackSink(options: SlackSinkOptions): ChatSink {
       const posted = await post(target, message);
       await threads.set(target.threadKey, { ...posted, ...decision.next });
       return { threadTs: posted.ts };
+    },
+
+    async settleApproval(message, report, outcome) {
+      const rest = report ? reportBlocks(report).blocks.filter((block) => block.type !== 'actions') : [];
+      try {
+        await client.chat.update({
+          channel: message.channel,
+          ts: message.ts,
+          text: outcome,
+          blocks: [...rest, context(escapeMrkdwn(outcome).replace(/&lt;(@[UW]\w+)&gt;/g, '<$1>'))],
+        });
+      } catch (error) {
+        throw slackCallError('chat.update', error);
+      }
+    },
+
+    async tellUser(channel, user, text) {
+      try {
+        await client.chat.postEphemeral({ channel, user, text });
+      } catch (error) {
+        throw slackCallError('chat.postEphemeral', error);
+      }
     },
 
     async postText(target, text) {

@@ -6,9 +6,9 @@ import { actionKey } from '../engine/actuator.ts';
 import { runRunbook } from '../engine/run.ts';
 import type { AnyRunbook, Brake, Logger, Report } from '../engine/types.ts';
 import type { Job } from '../queue/job.ts';
+import { summarize as summarizeRun } from '../report/summary.ts';
 import { queuedRecord } from '../routing/admit.ts';
 import type { RunRecord, StateStore } from '../store/types.ts';
-import { summarize as summarizeRun } from '../report/summary.ts';
 import { compactReport } from './compact-report.ts';
 
 export interface WorkerContext {

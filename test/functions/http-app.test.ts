@@ -514,7 +514,7 @@ describe('POST /slack/interactions (approvals)', () => {
     expect(first.json).toEqual({
       response_type: 'ephemeral',
       replace_original: false,
-      text: `Approved by <@${APPROVER}>: resuming run run-0001 with the approved plan.`,
+      text: `Approved by <@${APPROVER}>: running the 2 approved actions, each re-checked against the cluster first.`,
     });
     expect(t.queue.sent).toHaveLength(1);
     expect(t.queue.sent[0]).toMatchObject({

@@ -32,6 +32,12 @@ export async function startFakeSlack() {
       const ts = `1714564800.${String(nextTs++).padStart(6, '0')}`;
       return { status: 200, body: { ok: true, channel: 'C0CILIUM01', ts, message: { text: params.text } } };
     }
+    if (method === 'chat.postEphemeral') {
+      return {
+        status: 200,
+        body: { ok: true, message_ts: `1714564800.${String(nextTs++).padStart(6, '0')}` },
+      };
+    }
     if (method === 'chat.update') {
       return { status: 200, body: { ok: true, channel: params.channel, ts: params.ts, text: params.text } };
     }
