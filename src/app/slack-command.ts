@@ -1,8 +1,8 @@
 import { findingsOf } from '../chat/report-summary.ts';
+import { type CommandContext, parseSlashCommand, type SlackCommand } from '../slack/command.ts';
+import { CommandError, type CommandRequest, USAGE, usageOf, type Verb } from '../slack/command-grammar.ts';
 import type { RunRecord } from '../store/types.ts';
 import type { EdgeFacts } from '../triggers/edge.ts';
-import { CommandError, type CommandRequest, USAGE, usageOf, type Verb } from '../slack/command-grammar.ts';
-import { type CommandContext, parseSlashCommand, type SlackCommand } from '../slack/command.ts';
 import type { App } from './app.ts';
 
 export interface SlackAnswer {
@@ -26,7 +26,11 @@ const ephemeral = (text: string): SlackAnswer => ({ response_type: 'ephemeral', 
 /** What the slash command is checked against: the configured name, clusters and runbooks. */
 export function commandContext(app: App): CommandContext {
   const { config, runbookIds } = app.ports;
-  return { command: config.slack.command, clusters: config.clusters.map((c) => c.name), runbooks: runbookIds };
+  return {
+    command: config.slack.command,
+    clusters: config.clusters.map((c) => c.name),
+    runbooks: runbookIds,
+  };
 }
 
 function helpText(command: string): string {
@@ -89,7 +93,9 @@ export async function answerSlashCommand(command: SlackCommand, app: App): Promi
     case 'history': {
       const runs = await app.history({ cluster: request.cluster, limit: HISTORY_LIMIT });
       if (runs.length === 0) return ephemeral(`No runs on ${request.cluster} yet.`);
-      return ephemeral([`*${request.cluster}*: the last ${runs.length} runs`, ...runs.map(historyLine)].join('\n'));
+      return ephemeral(
+        [`*${request.cluster}*: the last ${runs.length} runs`, ...runs.map(historyLine)].join('\n'),
+      );
     }
     case 'status': {
       const brake = await app.brakeState(request.cluster);

@@ -89,7 +89,13 @@ function parseRun(args: readonly string[], fail: (field: string, problem: string
   }
   // `mode=auto` is the older spelling of --apply; people get a plan, not a change, unless they ask.
   if (apply && mode !== undefined && mode !== 'auto') fail('mode', `${APPLY} contradicts mode=${mode}`);
-  return { verb: 'run', runbook: runbook as string, cluster, mode: apply ? 'auto' : (mode ?? 'dry-run'), params };
+  return {
+    verb: 'run',
+    runbook: runbook as string,
+    cluster,
+    mode: apply ? 'auto' : (mode ?? 'dry-run'),
+    params,
+  };
 }
 
 /** At most one cluster (`required`: exactly one), nothing else. */

@@ -47,7 +47,11 @@ function resolveCluster(cluster: string | undefined, request: TypedCommand, cont
   if (cluster === undefined) {
     if (clusters.length === 1) return clusters[0] as string;
     if (clusters.length === 0) throw new CommandError('cluster', 'no cluster is configured', usage);
-    throw new CommandError('cluster', `missing; ${clusters.length} clusters are configured: ${known(clusters)}`, usage);
+    throw new CommandError(
+      'cluster',
+      `missing; ${clusters.length} clusters are configured: ${known(clusters)}`,
+      usage,
+    );
   }
   if (!clusters.includes(cluster))
     throw new CommandError('cluster', `no cluster "${cluster}"; known: ${known(clusters)}`, usage);

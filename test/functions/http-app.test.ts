@@ -495,20 +495,16 @@ describe('the slash command, verb by verb, through the app', () => {
     return { ...answer, ms: performance.now() - started };
   }
 
-  it.each([
-    'help',
-    'list',
-    'history',
-    'status',
-    'run unmanaged-pods',
-    'run unmanaged-pods --apply',
-  ])('"%s" is acknowledged at once, ephemerally', async (text) => {
-    const t = appUnderTest();
-    const answer = await timed(t, { text });
-    expect(answer.status).toBe(200);
-    expect(answer.json.response_type).toBe('ephemeral');
-    expect(answer.ms).toBeLessThan(1_000);
-  });
+  it.each(['help', 'list', 'history', 'status', 'run unmanaged-pods', 'run unmanaged-pods --apply'])(
+    '"%s" is acknowledged at once, ephemerally',
+    async (text) => {
+      const t = appUnderTest();
+      const answer = await timed(t, { text });
+      expect(answer.status).toBe(200);
+      expect(answer.json.response_type).toBe('ephemeral');
+      expect(answer.ms).toBeLessThan(1_000);
+    },
+  );
 
   it('help names the configured command and every verb', async () => {
     const t = appUnderTest({ config: { ...testConfig(), slack: { command: '/ops' } } });
@@ -647,7 +643,9 @@ describe('the slash command, verb by verb, through the app', () => {
   it('with several clusters, naming one runs there', async () => {
     const t = appUnderTest({ config: twoClusters() });
     const answer = await command(t, commandBody({ text: 'run unmanaged-pods prod-us' }));
-    expect(answer.json.text).toBe('Queued unmanaged-pods on prod-us (dry-run). The report will be posted in #prod-us.');
+    expect(answer.json.text).toBe(
+      'Queued unmanaged-pods on prod-us (dry-run). The report will be posted in #prod-us.',
+    );
     expect(t.queue.sent.map((j) => j.cluster)).toEqual(['prod-us']);
   });
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { CommandError } from '../../../src/slack/command-grammar.ts';
 import { type CommandContext, parseSlashCommand as parse } from '../../../src/slack/command.ts';
+import { CommandError } from '../../../src/slack/command-grammar.ts';
 import { EDGE, fixtureForm, triggerErrorOf } from '../triggers/fixtures.ts';
 
 const runForm = () => fixtureForm('slack-slash-command-run.txt');
@@ -29,7 +29,10 @@ describe('parseSlashCommand', () => {
   });
 
   it('carries the mode and params a person asked for', () => {
-    for (const text of ['run all on prod-eu mode=auto namespace=shop', 'run all prod-eu --apply namespace=shop']) {
+    for (const text of [
+      'run all on prod-eu mode=auto namespace=shop',
+      'run all prod-eu --apply namespace=shop',
+    ]) {
       const { trigger } = parseSlashCommand({ ...runForm(), text }, EDGE);
       expect(trigger).toMatchObject({
         runbook: 'all',
@@ -49,7 +52,9 @@ describe('parseSlashCommand', () => {
   });
 
   it('asks which cluster when several are configured and none is named, listing them', () => {
-    const error = triggerErrorOf(() => parseSlashCommand({ ...runForm(), text: 'run unmanaged-pods --apply' }));
+    const error = triggerErrorOf(() =>
+      parseSlashCommand({ ...runForm(), text: 'run unmanaged-pods --apply' }),
+    );
     expect(error).toBeInstanceOf(CommandError);
     expect(error.field).toBe('cluster');
     expect(error.message).toBe(
@@ -68,8 +73,16 @@ describe('parseSlashCommand', () => {
       'runbook',
       'runbook: no runbook "unmanaged-pod"; known: unmanaged-pods, host-identity, all. Usage: `/cilium run <runbook|all> [cluster] [--apply] [key=value...]`',
     ],
-    ['status prod-mars', 'cluster', 'cluster: no cluster "prod-mars"; known: prod-eu, prod-us. Usage: `/cilium status [cluster]`'],
-    ['history', 'cluster', 'cluster: missing; 2 clusters are configured: prod-eu, prod-us. Usage: `/cilium history [cluster]`'],
+    [
+      'status prod-mars',
+      'cluster',
+      'cluster: no cluster "prod-mars"; known: prod-eu, prod-us. Usage: `/cilium status [cluster]`',
+    ],
+    [
+      'history',
+      'cluster',
+      'cluster: missing; 2 clusters are configured: prod-eu, prod-us. Usage: `/cilium history [cluster]`',
+    ],
     [
       'brake reset prod-mars',
       'cluster',
