@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { userInfo } from 'node:os';
-import { RUNBOOK_IDS } from '../runbooks/catalog.ts';
+import { RUNBOOK_CATALOG, RUNBOOK_IDS } from '../runbooks/catalog.ts';
 import { type AppPorts, DEFAULT_CHANNEL } from '../src/app/ports.ts';
 import type { ChatSink } from '../src/chat/types.ts';
 import { loadConfig } from '../src/config/load.ts';
@@ -53,6 +53,7 @@ export function localPorts(
   return {
     config,
     runbookIds: RUNBOOK_IDS,
+    runbookInfo: RUNBOOK_CATALOG,
     store,
     chat,
     defaultChannel: DEFAULT_CHANNEL,

@@ -1,5 +1,5 @@
 import { type App, createApp } from '../src/app/app.ts';
-import { DEFAULT_LIMITS_CONFIG, type ResponderConfig } from '../src/config/schema.ts';
+import { DEFAULT_LIMITS_CONFIG, DEFAULT_SLASH_COMMAND, type ResponderConfig } from '../src/config/schema.ts';
 import { localConfig, localPorts } from './local-app.ts';
 import { openLocalState } from './local-state.ts';
 
@@ -10,6 +10,7 @@ const NO_CONFIG: ResponderConfig = {
   schedules: [],
   limits: DEFAULT_LIMITS_CONFIG,
   approvers: {},
+  slack: { command: DEFAULT_SLASH_COMMAND },
 };
 
 /** The composition root over the local state, for operator commands (history, brake) run without a server. */

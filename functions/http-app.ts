@@ -8,9 +8,9 @@ import { z } from 'zod';
 import type { App } from '../src/app/app.ts';
 import { UnknownClusterError } from '../src/app/app.ts';
 import { answerApprovalClick } from '../src/app/approval-click.ts';
-import { answerSlashCommand } from '../src/app/slack-command.ts';
+import { handleSlashCommand } from '../src/app/slack-command.ts';
 import type { Dispatched } from '../src/routing/dispatch.ts';
-import { parseBlockActions, parseSlashCommand } from '../src/slack/index.ts';
+import { parseBlockActions } from '../src/slack/index.ts';
 import { verifySlackSignature } from '../src/slack/signature.ts';
 import { parseAlertmanager, TriggerError } from '../src/triggers/index.ts';
 import { firstIssue } from '../src/validation/issues.ts';
@@ -169,18 +169,10 @@ export function createHttpApp(deps: HttpAppDeps): Hono<Env> {
   const slackForm = requireContentType('application/x-www-form-urlencoded');
   const signed = slackSignature(deps.secrets.slackSigningSecret, now);
 
-  app.post('/slack/commands', slackForm, signed, async (c) => {
-    let command: ReturnType<typeof parseSlashCommand>;
-    try {
-      command = parseSlashCommand(formOf(c), edge());
-    } catch (error) {
-      // A typo in the command text is the person's to fix: Slack shows a 200 answer to them only.
-      if (error instanceof TriggerError && error.field === 'text')
-        return c.json({ response_type: 'ephemeral', text: error.message });
-      throw error;
-    }
-    return c.json(await answerSlashCommand(command, responder));
-  });
+  // Answered at once (ephemeral unless a brake reset): runs are queued, their reports go to the channel.
+  app.post('/slack/commands', slackForm, signed, async (c) =>
+    c.json(await handleSlashCommand(formOf(c), edge(), responder)),
+  );
 
   app.post('/slack/interactions', slackForm, signed, async (c) => {
     const trigger = parseBlockActions(formOf(c), edge());

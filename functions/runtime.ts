@@ -3,7 +3,7 @@ import { Logger } from '@aws-lambda-powertools/logger';
 import { getSecret } from '@aws-lambda-powertools/parameters/secrets';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { SQSClient } from '@aws-sdk/client-sqs';
-import { RUNBOOK_IDS } from '../runbooks/catalog.ts';
+import { RUNBOOK_CATALOG, RUNBOOK_IDS } from '../runbooks/catalog.ts';
 import { type App, createApp } from '../src/app/app.ts';
 import { type AppPorts, DEFAULT_CHANNEL } from '../src/app/ports.ts';
 import { loadConfig } from '../src/config/load.ts';
@@ -62,6 +62,7 @@ export async function lambdaRuntime(): Promise<LambdaRuntime> {
   const ports: AppPorts = {
     config,
     runbookIds: RUNBOOK_IDS,
+    runbookInfo: RUNBOOK_CATALOG,
     store,
     queue: sqsQueue(sqs, env.queueUrl),
     // Thread roots live in the table, so every function edits the same thread.

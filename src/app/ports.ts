@@ -1,7 +1,7 @@
 import type { ApproverDirectory, ChatSink } from '../chat/types.ts';
 import type { ClusterAccess } from '../cluster/types.ts';
 import type { ClusterConfig, ResponderConfig } from '../config/schema.ts';
-import type { AnyRunbook, Logger } from '../engine/types.ts';
+import type { AnyRunbook, Logger, RunbookInfo } from '../engine/types.ts';
 import type { Job } from '../queue/job.ts';
 import type { JobQueue } from '../queue/types.ts';
 import type { StateStore } from '../store/types.ts';
@@ -15,6 +15,8 @@ export interface AppPorts {
   config: ResponderConfig;
   /** Every runbook id, for routing `all` and checking names. */
   runbookIds: readonly string[];
+  /** Titles, and whether each runbook writes, for the slash command's `list` (ids only without it). */
+  runbookInfo?: readonly RunbookInfo[];
   store: StateStore;
   queue: JobQueue;
   chat: ChatSink;

@@ -1,4 +1,8 @@
-import type { SlackCommand } from '../slack/command.ts';
+import { findingsOf } from '../chat/report-summary.ts';
+import { type CommandContext, parseSlashCommand, type SlackCommand } from '../slack/command.ts';
+import { CommandError, type CommandRequest, USAGE, usageOf, type Verb } from '../slack/command-grammar.ts';
+import type { RunRecord } from '../store/types.ts';
+import type { EdgeFacts } from '../triggers/edge.ts';
 import type { App } from './app.ts';
 
 export interface SlackAnswer {
@@ -6,31 +10,98 @@ export interface SlackAnswer {
   text: string;
 }
 
-const HELP = [
-  '`/responder run <runbook|all> [on] <cluster> [mode=auto|dry-run|approve]`: run a runbook (dry-run unless you ask; auto needs an approver)',
-  '`/responder status <cluster>`: the brake and the last runs',
-  '`/responder brake reset <cluster>`: let cluster writes go again (approvers only)',
-].join('\n');
+const WHAT: Record<Verb, string> = {
+  help: 'this help',
+  list: 'the runbooks, and which ones change the cluster',
+  run: 'run a runbook: a dry run (a plan) unless --apply; --apply on a runbook that writes needs an approver',
+  status: 'the brake, and every runbook as a dry run (reports go to the channel)',
+  history: 'the last runs',
+  'brake-reset': 'let cluster writes go again (approvers only)',
+};
+
+const HISTORY_LIMIT = 10;
 
 const ephemeral = (text: string): SlackAnswer => ({ response_type: 'ephemeral', text });
 
-/** What a slash command does and says back; it only queues, so the answer is immediate. */
+/** What the slash command is checked against: the configured name, clusters and runbooks. */
+export function commandContext(app: App): CommandContext {
+  const { config, runbookIds } = app.ports;
+  return {
+    command: config.slack.command,
+    clusters: config.clusters.map((c) => c.name),
+    runbooks: runbookIds,
+  };
+}
+
+function helpText(command: string): string {
+  const verbs = Object.keys(USAGE) as Verb[];
+  return [
+    ...verbs.map((verb) => `\`${usageOf(command, verb)}\`: ${WHAT[verb]}`),
+    'Leave out [cluster] when only one is configured.',
+  ].join('\n');
+}
+
+function listText(app: App): string {
+  const { runbookIds, runbookInfo } = app.ports;
+  return runbookIds
+    .map((id) => {
+      const info = runbookInfo?.find((entry) => entry.id === id);
+      if (!info) return `• \`${id}\``;
+      return `• \`${id}\`: ${info.title} (${info.writes ? 'writes: --apply needs an approver' : 'read-only'})`;
+    })
+    .join('\n');
+}
+
+/** `2025-06-02 03:00Z unmanaged-pods (dry-run): degraded, 3 findings, 2 planned, 0 done` */
+function historyLine(run: RunRecord): string {
+  const at = `${run.queuedAt.slice(0, 16).replace('T', ' ')}Z`;
+  const outcome = run.verdict ?? run.status;
+  const counts = [
+    ...(run.report ? [`${findingsOf(run.report).length} findings`] : []),
+    `${run.plan.length} planned`,
+    `${run.actions.filter((action) => action.endsWith(': done')).length} done`,
+  ];
+  return `• ${at} ${run.runbook} (${run.mode}, ${run.source}): ${outcome}, ${counts.join(', ')}`;
+}
+
+function channelOf(app: App, cluster: string): string {
+  return app.ports.config.clusters.find((c) => c.name === cluster)?.channel ?? app.ports.defaultChannel;
+}
+
+/** Runs a command's trigger and says what was queued, or why nothing was. */
+async function queue(command: SlackCommand, app: App, cluster: string, label: string): Promise<string> {
+  const result = await app.dispatch(command.trigger);
+  if (result.queued.length > 0) {
+    const what = result.queued.map((job) => job.runbook).join(', ');
+    return `Queued ${what} on ${cluster} (${label}). The report will be posted in ${channelOf(app, cluster)}.`;
+  }
+  if (result.refused.length > 0)
+    return `Not run: ${result.refused.join('; ')}. Ask an approver to run it with --apply, or leave out --apply for a dry run.`;
+  if (result.duplicates.length > 0) return 'Already queued: this request was received before.';
+  return `Nothing to run: ${result.skipped.join('; ')}`;
+}
+
+/** What a slash command does and says back; it only reads the store and queues, so the answer is immediate. */
 export async function answerSlashCommand(command: SlackCommand, app: App): Promise<SlackAnswer> {
-  const { request, trigger } = command;
+  const request: CommandRequest = command.request;
+  const { trigger } = command;
   switch (request.verb) {
     case 'help':
-      return ephemeral(HELP);
+      return ephemeral(helpText(app.ports.config.slack.command));
+    case 'list':
+      return ephemeral(listText(app));
+    case 'history': {
+      const runs = await app.history({ cluster: request.cluster, limit: HISTORY_LIMIT });
+      if (runs.length === 0) return ephemeral(`No runs on ${request.cluster} yet.`);
+      return ephemeral(
+        [`*${request.cluster}*: the last ${runs.length} runs`, ...runs.map(historyLine)].join('\n'),
+      );
+    }
     case 'status': {
       const brake = await app.brakeState(request.cluster);
-      const runs = await app.history({ cluster: request.cluster, limit: 5 });
-      const lines = runs.map(
-        (r) => `• ${r.runbook} (${r.mode}, ${r.source}): ${r.verdict ?? r.status}, ${r.queuedAt}`,
-      );
+      const queued = await queue(command, app, request.cluster, 'dry-run');
       return ephemeral(
-        [
-          `*${request.cluster}*: brake ${brake.engaged ? 'ENGAGED' : 'off'} (${brake.used}/${brake.limit} writes this window)`,
-          ...lines,
-        ].join('\n'),
+        `*${request.cluster}*: brake ${brake.engaged ? 'ENGAGED' : 'off'} (${brake.used}/${brake.limit} writes this window)\n${queued}`,
       );
     }
     case 'brake-reset': {
@@ -41,17 +112,22 @@ export async function answerSlashCommand(command: SlackCommand, app: App): Promi
         text: `Brake on ${request.cluster} reset by <@${trigger.actor.id}>: cluster writes may go again.`,
       };
     }
-    case 'run': {
-      const result = await app.dispatch(trigger);
-      if (result.queued.length > 0) {
-        const what = result.queued.map((job) => job.runbook).join(', ');
-        return ephemeral(
-          `Queued ${what} on ${request.cluster} (${request.mode}). The report will be posted in the cluster's channel.`,
-        );
-      }
-      if (result.refused.length > 0) return ephemeral(`Not run: ${result.refused.join('; ')}`);
-      if (result.duplicates.length > 0) return ephemeral('Already queued: this request was received before.');
-      return ephemeral(`Nothing to run: ${result.skipped.join('; ')}`);
-    }
+    case 'run':
+      return ephemeral(await queue(command, app, request.cluster, request.mode));
   }
+}
+
+/**
+ * A slash command from its form to its answer. A mistake in the text is the person's to fix: it is
+ * answered to them only (Slack shows a 200 answer ephemerally). Bad form fields throw, for a 400.
+ */
+export async function handleSlashCommand(form: unknown, edge: EdgeFacts, app: App): Promise<SlackAnswer> {
+  let command: SlackCommand;
+  try {
+    command = parseSlashCommand(form, edge, commandContext(app));
+  } catch (error) {
+    if (error instanceof CommandError) return ephemeral(error.message);
+    throw error;
+  }
+  return answerSlashCommand(command, app);
 }

@@ -131,6 +131,17 @@ const LimitsSchema = z
   })
   .strict();
 
+/** The Slack app's side of the config: the slash command's name, as the app's manifest declares it. */
+export const DEFAULT_SLASH_COMMAND = '/cilium';
+const SlackSchema = z
+  .object({
+    command: z
+      .string()
+      .regex(/^\/[a-z0-9][a-z0-9_-]*$/, 'a slash command such as /cilium')
+      .default(DEFAULT_SLASH_COMMAND),
+  })
+  .strict();
+
 export const ConfigSchema = z
   .object({
     clusters: z.array(ClusterSchema).min(1),
@@ -141,6 +152,7 @@ export const ConfigSchema = z
     approvers: z
       .record(z.string(), z.array(z.string().regex(/^[US][A-Z0-9]+$/, 'a Slack user (U…) or group (S…) id')))
       .default({}),
+    slack: SlackSchema.default({ command: DEFAULT_SLASH_COMMAND }),
   })
   .strict()
   .superRefine((config, ctx) => {

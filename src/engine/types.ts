@@ -172,6 +172,14 @@ export interface Runbook<P = Record<string, unknown>, S = Record<string, never>>
   steps: Step<P, S>[];
 }
 
+/** What a runbook is, without its code: what listing and checking names need. */
+export interface RunbookInfo {
+  id: string;
+  title: string;
+  /** Whether any step writes to the cluster (so applying it needs an approver in Slack). */
+  writes: boolean;
+}
+
 /** Any runbook, its types forgotten: what a registry holds; the engine validates params on each run. */
 export type AnyRunbook = Runbook<unknown, unknown>;
 

@@ -19,5 +19,5 @@ export async function refusal(job: Job, context: AuthorityContext): Promise<stri
   const { actor, source } = job.trigger;
   if (source !== 'slack-command' && source !== 'slack-action') return undefined;
   if (await isApprover(context.config, actor.id, job.runbook, context.directory)) return undefined;
-  return `<@${actor.id}> is not an approver of ${job.runbook}: only approvers may start runs that change the cluster; ask one, or run it as a dry run`;
+  return `<@${actor.id}> is not an approver of ${job.runbook}: a run that changes the cluster needs one (approvers.${job.runbook} or approvers."*" in the config)`;
 }

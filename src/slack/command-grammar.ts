@@ -1,79 +1,160 @@
+import { DEFAULT_SLASH_COMMAND } from '../config/schema.ts';
 import type { Mode } from '../engine/types.ts';
 import { TriggerError } from '../triggers/errors.ts';
 
-/** What a slash command's text asks for. */
-export type CommandRequest =
-  | { verb: 'run'; runbook: string; cluster: string; mode: Mode; params: Record<string, string> }
-  | { verb: 'status'; cluster: string }
-  | { verb: 'brake-reset'; cluster: string }
-  | { verb: 'help' };
+/**
+ * What a slash command's text asks for. `Cluster` is `string | undefined` as typed (a cluster
+ * may be left out) and `string` once resolved against the config (see command.ts).
+ */
+export type CommandRequest<Cluster extends string | undefined = string> =
+  | { verb: 'help' }
+  | { verb: 'list' }
+  | { verb: 'run'; runbook: string; cluster: Cluster; mode: Mode; params: Record<string, string> }
+  | { verb: 'status'; cluster: Cluster }
+  | { verb: 'history'; cluster: Cluster }
+  | { verb: 'brake-reset'; cluster: string };
 
-const RUN_USAGE = 'run <runbook|all> [on] <cluster> [mode=auto|dry-run|approve] [key=value...]';
-const STATUS_USAGE = 'status <cluster>';
-const BRAKE_USAGE = 'brake reset <cluster>';
-const MODES: readonly Mode[] = ['auto', 'dry-run', 'approve'];
+/** A command as typed, before its cluster and runbook are checked against the config. */
+export type TypedCommand = CommandRequest<string | undefined>;
 
-function usage(what: string, form: string): TriggerError {
-  return new TriggerError('text', `${what}; expected "${form}"`);
-}
+/** Each verb's form, after the command name. */
+export const USAGE = {
+  help: 'help',
+  list: 'list',
+  run: 'run <runbook|all> [cluster] [--apply] [key=value...]',
+  status: 'status [cluster]',
+  history: 'history [cluster]',
+  'brake-reset': 'brake reset <cluster>',
+} as const satisfies Record<CommandRequest['verb'], string>;
 
-function parseMode(value: string): Mode {
-  const mode = MODES.find((candidate) => candidate === value);
-  if (!mode) throw new TriggerError('text', `mode must be one of ${MODES.join(', ')}, not "${value}"`);
-  return mode;
-}
+export type Verb = keyof typeof USAGE;
 
-function parseRun(args: readonly string[]): CommandRequest {
-  const [runbook, ...rest] = args;
-  if (!runbook) throw usage('missing <runbook>', RUN_USAGE);
-  const [cluster, ...options] = rest[0] === 'on' ? rest.slice(1) : rest;
-  if (!cluster) throw usage('missing <cluster>', RUN_USAGE);
-  // People get a plan, not a change, unless they ask for one.
-  let mode: Mode = 'dry-run';
-  const params: Record<string, string> = {};
-  const seen = new Set<string>();
-  for (const option of options) {
-    const equals = option.indexOf('=');
-    if (equals < 1) throw usage(`"${option}" is not key=value`, RUN_USAGE);
-    const key = option.slice(0, equals);
-    const value = option.slice(equals + 1);
-    if (seen.has(key)) throw new TriggerError('text', `"${key}" is given twice`);
-    seen.add(key);
-    if (key === 'mode') mode = parseMode(value);
-    else params[key] = value;
+/**
+ * A mistake in what a person typed: names the field (`runbook`, `cluster`, `mode`, `text`...)
+ * and ends with the usage of the verb. Answered to that person only, never a 4xx.
+ */
+export class CommandError extends TriggerError {
+  constructor(field: string, problem: string, usage: string) {
+    super(field, `${problem}. Usage: \`${usage}\``);
+    this.name = 'CommandError';
   }
-  return { verb: 'run', runbook, cluster, mode, params };
 }
 
-function parseCluster(args: readonly string[], verb: 'status' | 'brake-reset', form: string): CommandRequest {
+/** `/cilium run <runbook|all> ...`: a verb's usage under the command's name. */
+export function usageOf(command: string, verb: Verb): string {
+  return `${command} ${USAGE[verb]}`;
+}
+
+const MODES: readonly Mode[] = ['auto', 'dry-run', 'approve'];
+const APPLY = '--apply';
+
+const isWord = (token: string) => !token.startsWith('-') && !token.includes('=');
+
+function parseRun(args: readonly string[], fail: (field: string, problem: string) => never): TypedCommand {
+  const [runbook, ...rest] = args;
+  if (!runbook || !isWord(runbook)) fail('runbook', 'missing <runbook> (a runbook id, or all)');
+  let cluster: string | undefined;
+  let apply = false;
+  let mode: Mode | undefined;
+  const params: Record<string, string> = {};
+  for (let i = 0; i < rest.length; i++) {
+    const token = rest[i] as string;
+    if (token === 'on' && i === 0) {
+      const next = rest[i + 1];
+      if (!next || !isWord(next)) fail('cluster', 'missing <cluster> after "on"');
+      continue;
+    }
+    if (token === APPLY) {
+      if (apply) fail(APPLY, `"${APPLY}" is given twice`);
+      apply = true;
+    } else if (token.startsWith('-')) {
+      fail('text', `unknown option "${token}"; the only option is ${APPLY}`);
+    } else if (isWord(token)) {
+      if (cluster !== undefined) fail('cluster', `one cluster only, not "${cluster}" and "${token}"`);
+      cluster = token;
+    } else {
+      const equals = token.indexOf('=');
+      if (equals < 1) fail('text', `"${token}" is not key=value`);
+      const key = token.slice(0, equals);
+      const value = token.slice(equals + 1);
+      if (key === 'mode') {
+        if (mode !== undefined) fail('mode', 'mode is given twice');
+        mode = MODES.find((candidate) => candidate === value);
+        if (!mode) fail('mode', `mode must be one of ${MODES.join(', ')}, not "${value}"`);
+      } else {
+        if (key in params) fail(key, `"${key}" is given twice`);
+        params[key] = value;
+      }
+    }
+  }
+  // `mode=auto` is the older spelling of --apply; people get a plan, not a change, unless they ask.
+  if (apply && mode !== undefined && mode !== 'auto') fail('mode', `${APPLY} contradicts mode=${mode}`);
+  return {
+    verb: 'run',
+    runbook: runbook as string,
+    cluster,
+    mode: apply ? 'auto' : (mode ?? 'dry-run'),
+    params,
+  };
+}
+
+/** At most one cluster (`required`: exactly one), nothing else. */
+function parseCluster(
+  args: readonly string[],
+  required: boolean,
+  fail: (field: string, problem: string) => never,
+): string | undefined {
   const [cluster, ...extra] = args;
-  if (!cluster) throw usage('missing <cluster>', form);
-  if (extra.length > 0) throw usage(`unexpected "${extra.join(' ')}"`, form);
-  return { verb, cluster };
+  if (required && !cluster) fail('cluster', 'missing <cluster>');
+  if (extra.length > 0) fail('text', `unexpected "${extra.join(' ')}"`);
+  return cluster;
+}
+
+function noArguments(args: readonly string[], fail: (field: string, problem: string) => never): void {
+  if (args.length > 0) fail('text', `unexpected "${args.join(' ')}"`);
 }
 
 /**
- * The grammar of `/responder <text>`:
- *   run <runbook|all> [on] <cluster> [mode=auto|dry-run|approve] [key=value...]
- *   status <cluster>
- *   brake reset <cluster>
+ * The grammar of `/cilium <text>` (the command's name is the config's `slack.command`):
  *   help            (also an empty text)
+ *   list
+ *   run <runbook|all> [on] [cluster] [--apply] [key=value...]   (mode=auto|approve|dry-run too)
+ *   status [cluster]
+ *   history [cluster]
+ *   brake reset <cluster>
+ * A run is a dry run unless `--apply` (or `mode=auto`). A cluster left out is resolved later.
  * Param values stay strings; each runbook's params schema coerces them.
  */
-export function parseCommandText(text: string): CommandRequest {
-  const [verb = 'help', ...args] = text.trim().split(/\s+/).filter(Boolean);
-  switch (verb.toLowerCase()) {
+export function parseCommandText(text: string, command = DEFAULT_SLASH_COMMAND): TypedCommand {
+  const [word = 'help', ...args] = text.trim().split(/\s+/).filter(Boolean);
+  const failFor =
+    (verb: Verb) =>
+    (field: string, problem: string): never => {
+      throw new CommandError(field, problem, usageOf(command, verb));
+    };
+  switch (word.toLowerCase()) {
     case 'help':
-      if (args.length > 0) throw usage(`unexpected "${args.join(' ')}"`, 'help');
+      noArguments(args, failFor('help'));
       return { verb: 'help' };
+    case 'list':
+      noArguments(args, failFor('list'));
+      return { verb: 'list' };
     case 'run':
-      return parseRun(args);
+      return parseRun(args, failFor('run'));
     case 'status':
-      return parseCluster(args, 'status', STATUS_USAGE);
-    case 'brake':
-      if (args[0] !== 'reset') throw usage('missing "reset"', BRAKE_USAGE);
-      return parseCluster(args.slice(1), 'brake-reset', BRAKE_USAGE);
+      return { verb: 'status', cluster: parseCluster(args, false, failFor('status')) };
+    case 'history':
+      return { verb: 'history', cluster: parseCluster(args, false, failFor('history')) };
+    case 'brake': {
+      const fail = failFor('brake-reset');
+      if (args[0] !== 'reset') fail('text', 'missing "reset"');
+      return { verb: 'brake-reset', cluster: parseCluster(args.slice(1), true, fail) as string };
+    }
     default:
-      throw new TriggerError('text', `unknown command "${verb}"; use run, status, brake reset or help`);
+      throw new CommandError(
+        'text',
+        `unknown command "${word}"; use help, list, run, status, history or brake reset`,
+        `${command} help`,
+      );
   }
 }

@@ -2,6 +2,7 @@ import { createHmac } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { Writable } from 'node:stream';
 import { createHttpApp } from '../../functions/http-app.ts';
+import { RUNBOOK_CATALOG } from '../../runbooks/catalog.ts';
 import { RUNBOOKS } from '../../runbooks/index.ts';
 import { type App, createApp } from '../../src/app/app.ts';
 import { consoleSink } from '../../src/chat/console.ts';
@@ -123,6 +124,7 @@ export function appOf(dispatch: DispatchContext): App {
   return createApp({
     config: dispatch.config,
     runbookIds: dispatch.runbooks,
+    runbookInfo: RUNBOOK_CATALOG,
     store: dispatch.store,
     queue: dispatch.queue,
     chat: dispatch.chat ?? consoleSink(collector().stream),

@@ -314,7 +314,7 @@ describe("Slack signature check, with Slack's documented example", () => {
     const answer = await postExample(t);
     expect(answer.status).toBe(200);
     expect(answer.json.response_type).toBe('ephemeral');
-    expect(answer.json.text).toContain('/responder run <runbook|all>');
+    expect(answer.json.text).toContain('`/cilium run <runbook|all> [cluster] [--apply] [key=value...]`');
     await expectNoJob(t);
   });
 
@@ -370,7 +370,7 @@ describe('POST /slack/commands', () => {
     expect(answer.status).toBe(200);
     expect(answer.json).toEqual({
       response_type: 'ephemeral',
-      text: `Queued unmanaged-pods on ${CLUSTER} (dry-run). The report will be posted in the cluster's channel.`,
+      text: `Queued unmanaged-pods on ${CLUSTER} (dry-run). The report will be posted in #${CLUSTER}.`,
     });
     expect(t.queue.sent.map((j) => [j.runbook, j.cluster, j.mode, j.trigger.actor.id])).toEqual([
       ['unmanaged-pods', CLUSTER, 'dry-run', 'U2147483697'],
@@ -422,18 +422,19 @@ describe('POST /slack/commands', () => {
     expect(answer.status).toBe(200);
     expect(answer.json).toEqual({
       response_type: 'ephemeral',
-      text: `Not run: <@${BYSTANDER}> is not an approver of unmanaged-pods: only approvers may start runs that change the cluster; ask one, or run it as a dry run`,
+      text: `Not run: <@${BYSTANDER}> is not an approver of unmanaged-pods: a run that changes the cluster needs one (approvers.unmanaged-pods or approvers."*" in the config). Ask an approver to run it with --apply, or leave out --apply for a dry run.`,
     });
     await expectNoJob(t);
   });
 
   it.each([
-    ['run', 'text: missing <runbook>; expected "run <runbook|all> [on] <cluster>'],
+    ['run', 'runbook: missing <runbook> (a runbook id, or all). Usage: `/cilium run <runbook|all> [cluster]'],
     [
       'run unmanaged-pods on prod-eu mode=yolo',
-      'text: mode must be one of auto, dry-run, approve, not "yolo"',
+      'mode: mode must be one of auto, dry-run, approve, not "yolo"',
     ],
-    ['94070', 'text: unknown command "94070"; use run, status, brake reset or help'],
+    ['94070', 'text: unknown command "94070"; use help, list, run, status, history or brake reset'],
+    ['run unmanaged-pods prod-eu --apply mode=approve', 'mode: --apply contradicts mode=approve'],
   ])('bad text %j → 200 ephemeral usage, no job', async (text, message) => {
     const t = appUnderTest();
     const answer = await command(t, commandBody({ text }));
@@ -448,7 +449,7 @@ describe('POST /slack/commands', () => {
     const answer = await command(t, commandBody({ text: 'run unmanaged-pods on prod-mars' }));
     expect(answer.json).toEqual({
       response_type: 'ephemeral',
-      text: 'Nothing to run: cluster "prod-mars" is not in the config',
+      text: 'cluster: no cluster "prod-mars"; known: prod-eu. Usage: `/cilium run <runbook|all> [cluster] [--apply] [key=value...]`',
     });
     await expectNoJob(t);
   });
@@ -474,6 +475,187 @@ describe('POST /slack/commands', () => {
       'content-type': 'application/json',
     });
     expect(answer.status).toBe(415);
+    await expectNoJob(t);
+  });
+});
+
+describe('the slash command, verb by verb, through the app', () => {
+  /** The harness config with a second cluster: a command must then name one. */
+  function twoClusters() {
+    const config = testConfig();
+    const [first] = config.clusters;
+    if (!first) throw new Error('the test config has a cluster');
+    return { ...config, clusters: [first, { ...first, name: 'prod-us', channel: '#prod-us' }] };
+  }
+
+  /** A signed command, timed: Slack wants its answer within 3 s. */
+  async function timed(t: Client, changes: Record<string, string>) {
+    const started = performance.now();
+    const answer = await command(t, commandBody(changes));
+    return { ...answer, ms: performance.now() - started };
+  }
+
+  it.each(['help', 'list', 'history', 'status', 'run unmanaged-pods', 'run unmanaged-pods --apply'])(
+    '"%s" is acknowledged at once, ephemerally',
+    async (text) => {
+      const t = appUnderTest();
+      const answer = await timed(t, { text });
+      expect(answer.status).toBe(200);
+      expect(answer.json.response_type).toBe('ephemeral');
+      expect(answer.ms).toBeLessThan(1_000);
+    },
+  );
+
+  it('help names the configured command and every verb', async () => {
+    const t = appUnderTest({ config: { ...testConfig(), slack: { command: '/ops' } } });
+    const answer = await command(t, commandBody({ text: 'help' }));
+    const text = String(answer.json.text);
+    for (const form of [
+      '`/ops list`',
+      '`/ops run <runbook|all> [cluster] [--apply] [key=value...]`',
+      '`/ops status [cluster]`',
+      '`/ops history [cluster]`',
+      '`/ops brake reset <cluster>`',
+      '`/ops help`',
+    ])
+      expect(text).toContain(form);
+    expect(text).not.toContain('/cilium');
+    await expectNoJob(t);
+  });
+
+  it('list gives one line per runbook, saying whether it writes, and queues nothing', async () => {
+    const t = appUnderTest();
+    const answer = await command(t, commandBody({ text: 'list' }));
+    expect(answer.json).toEqual({
+      response_type: 'ephemeral',
+      text: [
+        '• `unmanaged-pods`: Pods Cilium does not manage (writes: --apply needs an approver)',
+        '• `cgroup-root-hooks`: Socket-LB hooks on the wrong cgroup (read-only)',
+        '• `host-identity`: Host traffic identified as world (writes: --apply needs an approver)',
+        '• `tunnel-datapath`: Cross-node traffic dropped in the tunnel (read-only)',
+      ].join('\n'),
+    });
+    await expectNoJob(t);
+  });
+
+  it('run <runbook> without --apply queues a dry-run job, on the only cluster when none is named', async () => {
+    const t = appUnderTest();
+    const answer = await command(t, commandBody({ text: 'run unmanaged-pods', user_id: BYSTANDER }));
+    expect(answer.json).toEqual({
+      response_type: 'ephemeral',
+      text: `Queued unmanaged-pods on ${CLUSTER} (dry-run). The report will be posted in #${CLUSTER}.`,
+    });
+    expect(t.queue.sent.map((j) => [j.runbook, j.cluster, j.mode])).toEqual([
+      ['unmanaged-pods', CLUSTER, 'dry-run'],
+    ]);
+  });
+
+  it('run <runbook> --apply by an approver queues an auto job; mode=auto is the same', async () => {
+    for (const text of [`run unmanaged-pods ${CLUSTER} --apply`, 'run unmanaged-pods mode=auto']) {
+      const t = appUnderTest();
+      const answer = await command(t, commandBody({ text, user_id: APPROVER }));
+      expect(answer.json).toEqual({
+        response_type: 'ephemeral',
+        text: `Queued unmanaged-pods on ${CLUSTER} (auto). The report will be posted in #${CLUSTER}.`,
+      });
+      expect(t.queue.sent.map((j) => [j.runbook, j.mode])).toEqual([['unmanaged-pods', 'auto']]);
+    }
+  });
+
+  it('run <runbook> --apply by a non-approver is refused, saying who is needed, and queues nothing', async () => {
+    const t = appUnderTest();
+    const answer = await command(
+      t,
+      commandBody({ text: 'run unmanaged-pods --apply namespace=shop', user_id: BYSTANDER }),
+    );
+    expect(answer.status).toBe(200);
+    expect(answer.json).toEqual({
+      response_type: 'ephemeral',
+      text: `Not run: <@${BYSTANDER}> is not an approver of unmanaged-pods: a run that changes the cluster needs one (approvers.unmanaged-pods or approvers."*" in the config). Ask an approver to run it with --apply, or leave out --apply for a dry run.`,
+    });
+    await expectNoJob(t);
+  });
+
+  it('status answers with the brake and queues every runbook as a dry run', async () => {
+    const t = appUnderTest();
+    const answer = await command(t, commandBody({ text: 'status', user_id: BYSTANDER }));
+    expect(answer.json).toEqual({
+      response_type: 'ephemeral',
+      text: `*${CLUSTER}*: brake off (0/20 writes this window)\nQueued ${RUNBOOK_IDS.join(', ')} on ${CLUSTER} (dry-run). The report will be posted in #${CLUSTER}.`,
+    });
+    expect(t.queue.sent.map((j) => j.mode)).toEqual(RUNBOOK_IDS.map(() => 'dry-run'));
+  });
+
+  it('history lists the recent runs: time, runbook, verdict, counts; it queues nothing', async () => {
+    const t = appUnderTest();
+    expect((await command(t, commandBody({ text: 'history' }))).json.text).toBe(`No runs on ${CLUSTER} yet.`);
+    await t.store.runs.put(
+      waitingRecord({ runId: 'old', cluster: CLUSTER, queuedAt: '2025-06-02T02:10:00.000Z' }),
+    );
+    await t.store.runs.put(
+      waitingRecord({
+        runId: 'other-cluster',
+        cluster: 'prod-us',
+        queuedAt: '2025-06-02T02:20:00.000Z',
+      }),
+    );
+    await command(t, commandBody({ text: 'run tunnel-datapath' }));
+    const sent = t.queue.sent.length;
+
+    const answer = await command(t, commandBody({ text: `history ${CLUSTER}`, trigger_id: '1.2.h' }));
+    expect(answer.json).toEqual({
+      response_type: 'ephemeral',
+      text: [
+        `*${CLUSTER}*: the last 2 runs`,
+        '• 2025-06-02 03:00Z tunnel-datapath (dry-run, slack-command): queued, 0 planned, 0 done',
+        '• 2025-06-02 02:10Z unmanaged-pods (approve, alertmanager): needs-approval, 3 planned, 0 done',
+      ].join('\n'),
+    });
+    expect(t.queue.sent).toHaveLength(sent);
+  });
+
+  it('brake reset by an approver is said in the channel; by anyone else, refused to them only', async () => {
+    const t = appUnderTest();
+    const refused = await command(t, commandBody({ text: `brake reset ${CLUSTER}`, user_id: BYSTANDER }));
+    expect(refused.json).toEqual({
+      response_type: 'ephemeral',
+      text: `<@${BYSTANDER}> is not an approver: ask one to reset the brake.`,
+    });
+    const reset = await command(t, commandBody({ text: `brake reset ${CLUSTER}`, user_id: APPROVER }));
+    expect(reset.json.response_type).toBe('in_channel');
+    await expectNoJob(t);
+  });
+
+  it.each(['run unmanaged-pods', 'run unmanaged-pods --apply', 'status', 'history'])(
+    '"%s" with several clusters configured and none named → a clear error listing them, no job',
+    async (text) => {
+      const t = appUnderTest({ config: twoClusters() });
+      const answer = await command(t, commandBody({ text, user_id: APPROVER }));
+      expect(answer.status).toBe(200);
+      expect(answer.json.response_type).toBe('ephemeral');
+      expect(answer.json.text).toMatch(
+        /^cluster: missing; 2 clusters are configured: prod-eu, prod-us\. Usage: `\/cilium (run|status|history) /,
+      );
+      await expectNoJob(t);
+    },
+  );
+
+  it('with several clusters, naming one runs there', async () => {
+    const t = appUnderTest({ config: twoClusters() });
+    const answer = await command(t, commandBody({ text: 'run unmanaged-pods prod-us' }));
+    expect(answer.json.text).toBe(
+      'Queued unmanaged-pods on prod-us (dry-run). The report will be posted in #prod-us.',
+    );
+    expect(t.queue.sent.map((j) => j.cluster)).toEqual(['prod-us']);
+  });
+
+  it('an unknown runbook → names it and lists the valid ones, no job', async () => {
+    const t = appUnderTest();
+    const answer = await command(t, commandBody({ text: 'run unmanaged-pod --apply' }));
+    expect(answer.json).toEqual({
+      response_type: 'ephemeral',
+      text: `runbook: no runbook "unmanaged-pod"; known: ${RUNBOOK_IDS.join(', ')}, all. Usage: \`/cilium run <runbook|all> [cluster] [--apply] [key=value...]\``,
+    });
     await expectNoJob(t);
   });
 });
@@ -768,6 +950,9 @@ describe('the brake across sources', () => {
 
     const status = await command(t, commandBody({ text: `status ${CLUSTER}`, trigger_id: '1.2.b' }));
     expect(status.json.text).toContain(`*${CLUSTER}*: brake ENGAGED (2/2 writes this window)`);
+    // Status also looks at the cluster: every runbook as a dry run, reports to the channel.
+    expect(status.json.text).toContain(`Queued ${RUNBOOK_IDS.join(', ')} on ${CLUSTER} (dry-run)`);
+    await queue.idle();
 
     // 3. A reset: refused for a bystander, done for an approver; then writes go again.
     const refused = await command(
@@ -793,7 +978,8 @@ describe('the brake across sources', () => {
       }),
     );
     await queue.idle();
-    const third = await store.runs.get('run-3');
+    const third = (await store.runs.list()).find((r) => r.mode === 'auto');
+    expect(third?.runId).not.toBe(second?.runId);
     expect(evictions(third)).toHaveLength(1);
     expect(braked(third)).toEqual([]);
     expect(await podsGone()).toBe(3);

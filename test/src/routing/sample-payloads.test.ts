@@ -81,7 +81,11 @@ describe('real sample payloads become the expected jobs', () => {
   });
 
   it('Slack slash command: a dry run unless a person asks for more', () => {
-    const command = parseSlashCommand(fixtureForm('slack-slash-command-run.txt'), EDGE);
+    const command = parseSlashCommand(fixtureForm('slack-slash-command-run.txt'), EDGE, {
+      command: config.slack.command,
+      clusters: config.clusters.map((c) => c.name),
+      runbooks: RUNBOOK_IDS,
+    });
     expect(jobsOf([command.trigger])).toEqual([
       { cluster: 'prod-eu', runbook: 'unmanaged-pods', mode: 'dry-run', source: 'slack-command' },
     ]);

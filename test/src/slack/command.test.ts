@@ -1,8 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { parseSlashCommand } from '../../../src/slack/command.ts';
+import { type CommandContext, parseSlashCommand as parse } from '../../../src/slack/command.ts';
+import { CommandError } from '../../../src/slack/command-grammar.ts';
 import { EDGE, fixtureForm, triggerErrorOf } from '../triggers/fixtures.ts';
 
 const runForm = () => fixtureForm('slack-slash-command-run.txt');
+const RUNBOOKS = ['unmanaged-pods', 'host-identity'];
+const CONTEXT: CommandContext = { command: '/cilium', clusters: ['prod-eu', 'prod-us'], runbooks: RUNBOOKS };
+const ONE_CLUSTER: CommandContext = { ...CONTEXT, clusters: ['prod-eu'] };
+const parseSlashCommand = (form: unknown, edge = EDGE, context = CONTEXT) => parse(form, edge, context);
 
 describe('parseSlashCommand', () => {
   it("turns Slack's documented request, asking for a run, into a dry-run Trigger replying to the channel", () => {
@@ -24,14 +29,81 @@ describe('parseSlashCommand', () => {
   });
 
   it('carries the mode and params a person asked for', () => {
-    const form = { ...runForm(), text: 'run all on prod-eu mode=auto namespace=shop' };
-    const { trigger } = parseSlashCommand(form, EDGE);
-    expect(trigger).toMatchObject({
-      runbook: 'all',
-      cluster: 'prod-eu',
-      mode: 'auto',
-      params: { namespace: 'shop' },
-    });
+    for (const text of [
+      'run all on prod-eu mode=auto namespace=shop',
+      'run all prod-eu --apply namespace=shop',
+    ]) {
+      const { trigger } = parseSlashCommand({ ...runForm(), text }, EDGE);
+      expect(trigger).toMatchObject({
+        runbook: 'all',
+        cluster: 'prod-eu',
+        mode: 'auto',
+        params: { namespace: 'shop' },
+      });
+    }
+  });
+
+  it('takes the only configured cluster when none is named', () => {
+    for (const text of ['run unmanaged-pods', 'status', 'history']) {
+      const { request, trigger } = parseSlashCommand({ ...runForm(), text }, EDGE, ONE_CLUSTER);
+      expect(request).toMatchObject({ cluster: 'prod-eu' });
+      expect(trigger.cluster).toBe('prod-eu');
+    }
+  });
+
+  it('asks which cluster when several are configured and none is named, listing them', () => {
+    const error = triggerErrorOf(() =>
+      parseSlashCommand({ ...runForm(), text: 'run unmanaged-pods --apply' }),
+    );
+    expect(error).toBeInstanceOf(CommandError);
+    expect(error.field).toBe('cluster');
+    expect(error.message).toBe(
+      'cluster: missing; 2 clusters are configured: prod-eu, prod-us. Usage: `/cilium run <runbook|all> [cluster] [--apply] [key=value...]`',
+    );
+  });
+
+  it.each([
+    [
+      'run unmanaged-pods prod-mars',
+      'cluster',
+      'cluster: no cluster "prod-mars"; known: prod-eu, prod-us. Usage: `/cilium run <runbook|all> [cluster] [--apply] [key=value...]`',
+    ],
+    [
+      'run unmanaged-pod prod-eu',
+      'runbook',
+      'runbook: no runbook "unmanaged-pod"; known: unmanaged-pods, host-identity, all. Usage: `/cilium run <runbook|all> [cluster] [--apply] [key=value...]`',
+    ],
+    [
+      'status prod-mars',
+      'cluster',
+      'cluster: no cluster "prod-mars"; known: prod-eu, prod-us. Usage: `/cilium status [cluster]`',
+    ],
+    [
+      'history',
+      'cluster',
+      'cluster: missing; 2 clusters are configured: prod-eu, prod-us. Usage: `/cilium history [cluster]`',
+    ],
+    [
+      'brake reset prod-mars',
+      'cluster',
+      'cluster: no cluster "prod-mars"; known: prod-eu, prod-us. Usage: `/cilium brake reset <cluster>`',
+    ],
+  ])('rejects "%s", naming the %s and the valid names', (text, field, message) => {
+    const error = triggerErrorOf(() => parseSlashCommand({ ...runForm(), text }));
+    expect(error).toBeInstanceOf(CommandError);
+    expect(error.field).toBe(field);
+    expect(error.message).toBe(message);
+  });
+
+  it('status is every runbook as a dry run on the cluster; list and history queue nothing', () => {
+    const status = parseSlashCommand({ ...runForm(), text: 'status prod-eu' }).trigger;
+    expect(status).toMatchObject({ cluster: 'prod-eu', runbook: 'all', mode: 'dry-run', params: {} });
+    const list = parseSlashCommand({ ...runForm(), text: 'list' });
+    expect(list.request).toEqual({ verb: 'list' });
+    expect(list.trigger.runbook).toBeUndefined();
+    const history = parseSlashCommand({ ...runForm(), text: 'history prod-us' });
+    expect(history.request).toEqual({ verb: 'history', cluster: 'prod-us' });
+    expect(history.trigger.runbook).toBeUndefined();
   });
 
   it("reads the signing example's empty text as help", () => {
@@ -50,9 +122,9 @@ describe('parseSlashCommand', () => {
     expect(trigger.runbook).toBeUndefined();
   });
 
-  it('names the cluster of status and brake reset, with no runbook', () => {
+  it('names the cluster of history and brake reset, with no runbook', () => {
     for (const [text, verb] of [
-      ['status prod-eu', 'status'],
+      ['history prod-eu', 'history'],
       ['brake reset prod-eu', 'brake-reset'],
     ]) {
       const { request, trigger } = parseSlashCommand({ ...runForm(), text }, EDGE);
@@ -72,7 +144,9 @@ describe('parseSlashCommand', () => {
 
   it("rejects the documented /weather example's text, naming the field", () => {
     const error = triggerErrorOf(() => parseSlashCommand(fixtureForm('slack-slash-command-docs.txt'), EDGE));
-    expect(error.message).toBe('text: unknown command "94070"; use run, status, brake reset or help');
+    expect(error.message).toBe(
+      'text: unknown command "94070"; use help, list, run, status, history or brake reset. Usage: `/cilium help`',
+    );
   });
 
   it.each([
