@@ -1,4 +1,3 @@
-import { findingsOf } from '../chat/report-summary.ts';
 import { type CommandContext, parseSlashCommand, type SlackCommand } from '../slack/command.ts';
 import { CommandError, type CommandRequest, USAGE, usageOf, type Verb } from '../slack/command-grammar.ts';
 import type { RunRecord } from '../store/types.ts';
@@ -52,14 +51,14 @@ function listText(app: App): string {
     .join('\n');
 }
 
-/** `2025-06-02 03:00Z unmanaged-pods (dry-run): degraded, 3 findings, 2 planned, 0 done` */
+/** `2025-06-02 03:00Z unmanaged-pods (dry-run): degraded, 3 found, 0 fixed, 3 open, 2 planned` */
 function historyLine(run: RunRecord): string {
   const at = `${run.queuedAt.slice(0, 16).replace('T', ' ')}Z`;
   const outcome = run.verdict ?? run.status;
+  const { summary } = run;
   const counts = [
-    ...(run.report ? [`${findingsOf(run.report).length} findings`] : []),
+    ...(summary ? [`${summary.found} found, ${summary.fixed} fixed, ${summary.open} open`] : []),
     `${run.plan.length} planned`,
-    `${run.actions.filter((action) => action.endsWith(': done')).length} done`,
   ];
   return `• ${at} ${run.runbook} (${run.mode}, ${run.source}): ${outcome}, ${counts.join(', ')}`;
 }

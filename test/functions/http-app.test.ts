@@ -607,8 +607,8 @@ describe('the slash command, verb by verb, through the app', () => {
       response_type: 'ephemeral',
       text: [
         `*${CLUSTER}*: the last 2 runs`,
-        '• 2025-06-02 03:00Z tunnel-datapath (dry-run, slack-command): queued, 0 planned, 0 done',
-        '• 2025-06-02 02:10Z unmanaged-pods (approve, alertmanager): needs-approval, 3 planned, 0 done',
+        '• 2025-06-02 03:00Z tunnel-datapath (dry-run, slack-command): queued, 0 planned',
+        '• 2025-06-02 02:10Z unmanaged-pods (approve, alertmanager): needs-approval, 3 planned',
       ].join('\n'),
     });
     expect(t.queue.sent).toHaveLength(sent);
