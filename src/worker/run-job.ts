@@ -22,8 +22,8 @@ export interface WorkerContext {
   log: Logger;
   /** Run deadline in milliseconds (the engine's default when absent). */
   deadlineMs?: number;
-  /** Progress during long fan-outs, for a person watching (the CLI's progress line). */
-  onProgress?: (job: Job, step: string, done: number, total: number, label: string) => void;
+  /** Progress during long fan-outs and waits, for a person watching (the CLI's progress line). */
+  onProgress?: (job: Job, step: string, done: number, total: number, label: string, endsAt?: number) => void;
 }
 
 /** What one delivery of a job came to: the audit record, and the full report when this delivery ran it. */
@@ -208,8 +208,8 @@ async function runReport(
       ...(context.deadlineMs ? { deadlineMs: context.deadlineMs } : {}),
       ...(context.onProgress
         ? {
-            onProgress: (step: string, done: number, total: number, label: string) =>
-              context.onProgress?.(job, step, done, total, label),
+            onProgress: (step: string, done: number, total: number, label: string, endsAt?: number) =>
+              context.onProgress?.(job, step, done, total, label, endsAt),
           }
         : {}),
       ...(job.resume ? { approved: job.resume.approved } : {}),
