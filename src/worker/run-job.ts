@@ -126,7 +126,13 @@ export async function runJob(job: Job, context: WorkerContext): Promise<JobResul
   try {
     if (own?.status === 'running') return { record: await interrupted(own, target, context) };
     // A redelivery after a failure starts from the record it left; that error is not this attempt's.
-    const { error: _failedBefore, ...base } = previous ?? queuedRecord(job, context.now());
+    // A resume's report is its own: the post of the plan it resumes was the earlier job's.
+    const {
+      error: _failedBefore,
+      posted: postedBefore,
+      ...rest
+    } = previous ?? queuedRecord(job, context.now());
+    const base: RunRecord = own && postedBefore ? { ...rest, posted: postedBefore } : rest;
     const startedAt = context.now().toISOString();
     // The resume job owns the record from here: its redeliveries find it finished.
     await store.runs.put({ ...base, jobId: job.id, status: 'running', startedAt });
