@@ -4,7 +4,7 @@ import { clip } from './compact.ts';
 const MAX_ITEMS = 3;
 
 /** A console-sink message cut to the demo's screen: lists to a few items, lines to its width. */
-function fit(message: string): string[] {
+function fitToScreen(message: string): string[] {
   const out: string[] = [];
   let hidden = 0;
   let shown = 0;
@@ -42,7 +42,7 @@ export function slackScreen(
   // Synchronous, like the terminal it stands for: messages keep their order with the other output.
   const screen = {
     write(chunk: Buffer | string): boolean {
-      const lines = fit(chunk.toString());
+      const lines = fitToScreen(chunk.toString());
       const shown = focus(lines[0] ?? '') ? lines : lines.slice(0, 1);
       beforeWrite();
       return out.write(`${shown.join('\n')}\n`);
