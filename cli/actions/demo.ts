@@ -96,7 +96,7 @@ export async function demoAction(setExitCode: (code: number) => void) {
     out.write(
       [
         '',
-        'A person does what host-identity asked: sets install-iptables-rules to "true" (agents not restarted):',
+        'A person does what host-identity asked, install-iptables-rules "true" (agents not restarted):',
         '  kubectl -n kube-system patch configmap cilium-config --type merge \\',
         `    -p '{"data":{"install-iptables-rules":"true"}}'`,
         '',

@@ -13,6 +13,10 @@ export interface ProgressLine {
   done(): void;
 }
 
+function clip(line: string, width = MAX_WIDTH): string {
+  return line.length <= width ? line : `${line.slice(0, width - 1)}…`;
+}
+
 export function secondsLeft(endsAt: number, now = Date.now()): number {
   return Math.max(0, Math.ceil((endsAt - now) / 1000));
 }
@@ -55,7 +59,7 @@ export function progressLine(stream: NodeJS.WriteStream): ProgressLine {
         return;
       }
       if (endsAt === undefined) {
-        if (done === total) stream.write(`  ${text}\n`);
+        if (done === total) stream.write(`${clip(`  ${text}`)}\n`);
         return;
       }
       // A wait: one line when it starts (or its result, when it is over at once).
@@ -63,7 +67,7 @@ export function progressLine(stream: NodeJS.WriteStream): ProgressLine {
       if (announced.has(key)) return;
       announced.add(key);
       const bound = done < total ? ` (waiting up to ${secondsLeft(endsAt)} s)` : '';
-      stream.write(`  ${text}${bound}\n`);
+      stream.write(`${clip(`  ${text}${bound}`)}\n`);
     },
     done() {
       stopTimer();
