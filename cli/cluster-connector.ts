@@ -1,4 +1,5 @@
 import { type Sim, startSim } from '../sim/index.ts';
+import type { ScenarioOptions } from '../sim/scenarios/index.ts';
 import { connect } from '../src/cluster/connect.ts';
 import type { ClusterAccess } from '../src/cluster/types.ts';
 import { clusterRef } from '../src/config/cluster-ref.ts';
@@ -6,43 +7,68 @@ import type { ClusterConfig } from '../src/config/schema.ts';
 
 export interface ClusterConnector {
   connect(cluster: ClusterConfig): Promise<ClusterAccess>;
+  /** An admin kubeconfig for a `sim` cluster started here (what a person would run kubectl with). */
+  simKubeconfig(cluster: string): string | undefined;
   close(): Promise<void>;
 }
 
 /**
  * Connects to configured clusters, once each. A `sim` cluster is started in this process on
- * first use, so a fresh clone's example config works with nothing else running.
+ * first use, so a fresh clone's example config works with nothing else running; it lives as long
+ * as the connector, and each connection to it is new, so a run never sees what an earlier run's
+ * access read and kept (the agent pods, cilium-config) after the cluster changed.
  */
-export function clusterConnector(options: { requestTimeoutMs?: number } = {}): ClusterConnector {
+export function clusterConnector(
+  options: {
+    requestTimeoutMs?: number /** Options of every simulated cluster started here. */;
+    scenario?: ScenarioOptions;
+  } = {},
+): ClusterConnector {
   const connections = new Map<string, Promise<ClusterAccess>>();
-  const sims: Sim[] = [];
-  async function open(cluster: ClusterConfig): Promise<ClusterAccess> {
-    if (!cluster.sim) return connect(clusterRef(cluster), options);
-    const sim = await startSim({ scenarios: cluster.sim.scenarios });
-    sims.push(sim);
+  const starting = new Map<string, Promise<Sim>>();
+  const sims = new Map<string, Sim>();
+  function simFor(cluster: ClusterConfig, scenarios: string[]): Promise<Sim> {
+    let sim = starting.get(cluster.name);
+    if (!sim) {
+      sim = startSim({ scenarios, ...(options.scenario ? { scenario: options.scenario } : {}) }).then(
+        (started) => {
+          sims.set(cluster.name, started);
+          return started;
+        },
+      );
+      starting.set(cluster.name, sim);
+      // A sim that failed to start is not kept: the next job tries again.
+      sim.catch(() => starting.delete(cluster.name));
+    }
+    return sim;
+  }
+  async function openSim(cluster: ClusterConfig, scenarios: string[]): Promise<ClusterAccess> {
+    const sim = await simFor(cluster, scenarios);
     const access = await connect(
-      {
-        kind: 'sim',
-        kubeconfig: sim.kubeconfig(),
-        ciliumNamespace: cluster.ciliumNamespace,
-      },
-      options,
+      { kind: 'sim', kubeconfig: sim.kubeconfig(), ciliumNamespace: cluster.ciliumNamespace },
+      { ...(options.requestTimeoutMs ? { requestTimeoutMs: options.requestTimeoutMs } : {}) },
     );
     return { ...access, name: cluster.name };
   }
   return {
     connect(cluster) {
+      if (cluster.sim) return openSim(cluster, cluster.sim.scenarios);
       let connection = connections.get(cluster.name);
       if (!connection) {
-        connection = open(cluster);
+        connection = connect(clusterRef(cluster), {
+          ...(options.requestTimeoutMs ? { requestTimeoutMs: options.requestTimeoutMs } : {}),
+        });
         connections.set(cluster.name, connection);
         // A failed connection is not kept: the next job tries again.
         connection.catch(() => connections.delete(cluster.name));
       }
       return connection;
     },
+    simKubeconfig: (cluster) => sims.get(cluster)?.kubeconfig(),
     async close() {
-      await Promise.all(sims.map((sim) => sim.close()));
+      await Promise.all(
+        [...starting.values()].map(async (sim) => (await sim.catch(() => undefined))?.close()),
+      );
     },
   };
 }

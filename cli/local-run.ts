@@ -31,7 +31,13 @@ export async function runLocally(
   trigger: Trigger,
   config: ResponderConfig,
   store: StateStore,
-  options: { output?: OutputFormat; clusters?: ClusterConnector; summary?: boolean } = {},
+  options: {
+    output?: OutputFormat;
+    clusters?: ClusterConnector;
+    summary?: boolean;
+    /** How to print the reports (the demo's compact form); the output format's otherwise. */
+    print?: (reports: readonly Report[]) => string;
+  } = {},
 ): Promise<LocalRunOutput> {
   // A connector the caller passes outlives this run (the demo's one simulated cluster).
   const clusters = options.clusters ?? clusterConnector();
@@ -41,8 +47,8 @@ export async function runLocally(
     run = await runInProcess(trigger, localPorts(config, store), {
       runbooks: RUNBOOKS,
       connect: (cluster) => clusters.connect(cluster),
-      onProgress: (job, step, done, total, label) =>
-        progress.update(`${job.runbook}/${step}`, done, total, label),
+      onProgress: (job, step, done, total, label, endsAt) =>
+        progress.update(`${job.runbook}/${step}`, done, total, label, endsAt),
     });
   } finally {
     progress.done();
@@ -63,6 +69,10 @@ export async function runLocally(
     reports.push(report);
     exitCode = Math.max(exitCode, exitCodeOf(report.verdict));
   }
-  process.stdout.write(formatReports(reports, options.output ?? 'table', options.summary !== false));
+  process.stdout.write(
+    options.print
+      ? options.print(reports)
+      : formatReports(reports, options.output ?? 'table', options.summary !== false),
+  );
   return { reports, exitCode };
 }

@@ -24,6 +24,8 @@ export interface LocalServerOptions {
   directory?: ApproverDirectory;
   /** How the worker reaches clusters; by default the config's clusters (a `sim` one starts in-process). */
   connect?: ClusterPorts['connect'];
+  /** Progress of the worker's runs (fan-outs and waits), for a person watching. */
+  onProgress?: ClusterPorts['onProgress'];
   port?: number;
   host?: string;
 }
@@ -48,6 +50,7 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
   const worker = createWorker(base, {
     runbooks: RUNBOOKS,
     connect: options.connect ?? ((cluster) => clusters.connect(cluster)),
+    ...(options.onProgress ? { onProgress: options.onProgress } : {}),
   });
   const queue = memoryQueue({
     handle: (job) => worker.run(job),

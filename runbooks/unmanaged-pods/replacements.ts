@@ -90,11 +90,12 @@ export async function awaitReplacements(
   seenUids: ReadonlySet<string>,
 ): Promise<ReplacementCheck[]> {
   const giveUpAt = performance.now() + REPLACEMENT_WAIT.timeoutMs;
+  const endsAt = Date.now() + REPLACEMENT_WAIT.timeoutMs;
   const confirmed = new Set<string>();
   for (;;) {
     const checks = await checkOnce(ctx, evicted, seenUids, confirmed);
     const settled = checks.filter((check) => check.hasEndpoint).length;
-    ctx.progress(settled, checks.length, 'replacements with a CiliumEndpoint');
+    ctx.progress(settled, checks.length, 'replacements with a CiliumEndpoint', endsAt);
     if (settled === checks.length || performance.now() >= giveUpAt) return checks;
     await sleep(REPLACEMENT_WAIT.pollMs, undefined, { signal: ctx.signal });
   }

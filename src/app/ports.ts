@@ -35,7 +35,8 @@ export interface ClusterPorts {
   connect(cluster: ClusterConfig): Promise<ClusterAccess>;
   /** A run's time budget in milliseconds (the engine's default when absent). */
   deadlineMs?: number;
-  onProgress?: (job: Job, step: string, done: number, total: number, label: string) => void;
+  /** Progress during long fan-outs and waits; `endsAt` (epoch ms) when a bounded wait gives up. */
+  onProgress?: (job: Job, step: string, done: number, total: number, label: string, endsAt?: number) => void;
 }
 
 export const DEFAULT_CHANNEL = '#cilium-responder';

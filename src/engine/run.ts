@@ -35,7 +35,7 @@ export interface RunOptions<P, S = unknown> {
   runId?: string;
   /** Why the run may no longer write (it lost its lease), asked as each write is sent. */
   fence?: () => string | undefined;
-  onProgress?: (step: string, done: number, total: number, label: string) => void;
+  onProgress?: (step: string, done: number, total: number, label: string, endsAt?: number) => void;
 }
 
 export const SILENT: Logger = { info() {}, warn() {}, error() {} };
@@ -119,7 +119,7 @@ export async function runRunbook<P, S>(options: RunOptions<P, S>): Promise<Repor
       now,
       log,
       state,
-      progress: (done, total, label) => options.onProgress?.(step.id, done, total, label),
+      progress: (done, total, label, endsAt) => options.onProgress?.(step.id, done, total, label, endsAt),
     };
     let result: Outcome;
     const decisionsBefore = actuator.journal().length;

@@ -140,8 +140,11 @@ export interface StepContext<P = Record<string, unknown>, S = Record<string, nev
   log: Logger;
   /** What the steps of one run hand each other (what a check found, for the act step), typed by the runbook. */
   state: S;
-  /** Progress during long fan-outs, e.g. (37, 120, 'agents checked'). */
-  progress(done: number, total: number, label: string): void;
+  /**
+   * Progress during long fan-outs and waits, e.g. (37, 120, 'agents checked'). A bounded wait
+   * passes `endsAt` (epoch ms) when it gives up, so a person watching sees a countdown.
+   */
+  progress(done: number, total: number, label: string, endsAt?: number): void;
 }
 
 export interface Step<P = Record<string, unknown>, S = Record<string, never>> {

@@ -23,8 +23,8 @@ export interface WorkerContext {
   log: Logger;
   /** Run deadline in milliseconds (the engine's default when absent). */
   deadlineMs?: number;
-  /** Progress during long fan-outs, for a person watching (the CLI's progress line). */
-  onProgress?: (job: Job, step: string, done: number, total: number, label: string) => void;
+  /** Progress during long fan-outs and waits, for a person watching (the CLI's progress line). */
+  onProgress?: (job: Job, step: string, done: number, total: number, label: string, endsAt?: number) => void;
 }
 
 /** What one delivery of a job came to: the audit record, and the full report when this delivery ran it. */
@@ -129,7 +129,13 @@ export async function runJob(job: Job, context: WorkerContext): Promise<JobResul
   try {
     if (own?.status === 'running') return { record: await interrupted(own, target, context) };
     // A redelivery after a failure starts from the record it left; that error is not this attempt's.
-    const { error: _failedBefore, ...base } = previous ?? queuedRecord(job, context.now());
+    // A resume's report is its own: the post of the plan it resumes was the earlier job's.
+    const {
+      error: _failedBefore,
+      posted: postedBefore,
+      ...rest
+    } = previous ?? queuedRecord(job, context.now());
+    const base: RunRecord = own && postedBefore ? { ...rest, posted: postedBefore } : rest;
     const startedAt = context.now().toISOString();
     // The resume job owns the record from here: its redeliveries find it finished.
     await store.runs.put({ ...base, jobId: job.id, status: 'running', startedAt });
@@ -211,8 +217,8 @@ async function runReport(
       ...(context.deadlineMs ? { deadlineMs: context.deadlineMs } : {}),
       ...(context.onProgress
         ? {
-            onProgress: (step: string, done: number, total: number, label: string) =>
-              context.onProgress?.(job, step, done, total, label),
+            onProgress: (step: string, done: number, total: number, label: string, endsAt?: number) =>
+              context.onProgress?.(job, step, done, total, label, endsAt),
           }
         : {}),
       ...(job.resume ? { approved: job.resume.approved } : {}),

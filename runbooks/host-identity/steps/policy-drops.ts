@@ -71,11 +71,21 @@ export const policyDrops: Step<HostIdentityParams, HostIdentityFacts> = {
     }
     const nodes = new Set(pods.map((pod) => pod.node));
     const watched = (await ctx.cilium.agents()).filter((agent) => nodes.has(agent.node));
+    // The watch is the wait: each watched agent's monitor runs `monitorSeconds`, `concurrency` at once.
+    const rounds = Math.max(1, Math.ceil(watched.length / Math.max(1, ctx.limits.concurrency)));
+    const endsAt = Date.now() + rounds * ctx.params.monitorSeconds * 1000;
+    const label = 'agents watched for drops';
+    let finished = 0;
+    ctx.progress(0, watched.length, label, endsAt);
     const results = await ctx.cilium.forEachAgent(
-      (agent: AgentPod) =>
-        nodes.has(agent.node)
-          ? watchDrops(ctx.cilium, agent, ctx.params.monitorSeconds)
-          : Promise.resolve([]),
+      async (agent: AgentPod) => {
+        if (!nodes.has(agent.node)) return [];
+        try {
+          return await watchDrops(ctx.cilium, agent, ctx.params.monitorSeconds);
+        } finally {
+          ctx.progress(++finished, watched.length, label, endsAt);
+        }
+      },
       { concurrency: ctx.limits.concurrency, signal: ctx.signal },
     );
     const dropsByNode = new Map(results.flatMap((r) => (r.ok ? [[r.agent.node, r.value] as const] : [])));

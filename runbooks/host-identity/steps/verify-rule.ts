@@ -23,13 +23,17 @@ export const verifyRule: Step<HostIdentityParams, HostIdentityFacts> = {
     const findings: Finding[] = [];
     const evidence: Evidence[] = [];
     let fixed = 0;
+    const endsAt = Date.now() + timeoutMs;
+    const label = 'restarted agents Ready with the rule';
+    let settled = 0;
+    ctx.progress(0, known.restarted.size, label, endsAt);
     const rollovers = await Promise.all(
       known.missing.map(async (missing) => {
         const oldUid = known.restarted.get(missing.agent.node);
-        return {
-          missing,
-          rollover: oldUid ? await awaitHostMark(ctx, missing.agent.node, oldUid, timeoutMs) : undefined,
-        };
+        if (!oldUid) return { missing, rollover: undefined };
+        const rollover = await awaitHostMark(ctx, missing.agent.node, oldUid, timeoutMs);
+        ctx.progress(++settled, known.restarted.size, label, endsAt);
+        return { missing, rollover };
       }),
     );
     for (const { missing, rollover } of rollovers) {
