@@ -1,5 +1,6 @@
-import { actedOn, openFindings } from '../../src/engine/open-findings.ts';
+import { actedOn } from '../../src/engine/open-findings.ts';
 import type { DoneAction, Finding, Report, StepStatus } from '../../src/engine/types.ts';
+import { summarize } from '../../src/report/summary.ts';
 import { table } from '../format/report.ts';
 
 /** The demo's screen: every line fits in this many columns. */
@@ -94,12 +95,13 @@ function actionLines(done: readonly DoneAction[], mode: Report['mode']): string[
  * and what stays open with the reason the responder leaves it.
  */
 export function compactReport(report: Report): string[] {
-  const open = openFindings(report).filter((f) => f.severity !== 'info');
+  const summary = summarize(report);
+  const open = summary.open.filter((f) => f.severity !== 'info');
   const done = report.steps.flatMap((s) => s.done);
   const acted = new Set(done.map((d) => d.target));
   const head = [
-    `${report.runbook} (${report.mode}): ${report.verdict.toUpperCase()}`,
-    open.length > 0 ? plural(open.length, 'open finding') : 'nothing open',
+    `${report.runbook} (${report.mode}): ${summary.verdictWord.toUpperCase()}`,
+    `${summary.counts.found} found, ${summary.counts.fixed} fixed, ${summary.counts.open} open`,
     formatMs(report.timings.durationMs),
   ].join(' · ');
   const idWidth = Math.max(...report.steps.map((s) => s.id.length));
@@ -152,7 +154,7 @@ export function outcomeReason(report: Report): string {
   );
   if (skippedWrite && parts.length === 0) parts.push(shortNames(skippedWrite.summary));
   if (parts.length === 0 && !actedOn(report.steps)) {
-    const fix = openFindings(report).find((f) => f.fix)?.fix;
+    const fix = summarize(report).open.find((f) => f.fix)?.fix;
     parts.push(fix ? `no automatic fix; by hand: ${shortNames(fix)}` : 'no automatic fix');
   }
   return parts.join('; ');

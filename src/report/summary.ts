@@ -164,7 +164,7 @@ export function summarize(report: Report): RunSummary {
   // The decision on a target, the latest winning: a done eviction outranks its earlier plan.
   for (const action of report.steps.flatMap((step) => step.done)) {
     const earlier = actions.get(action.target);
-    if (!earlier || earlier.outcome !== 'done') actions.set(action.target, action);
+    if (earlier?.outcome !== 'done') actions.set(action.target, action);
   }
   const last = report.steps.at(-1);
   const stillListed = new Set((last?.findings ?? []).map(problemKey));
