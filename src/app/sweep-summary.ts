@@ -11,6 +11,8 @@ export interface SweepSummary {
   schedule: string;
   cluster: string;
   lines: string[];
+  /** Per line, the runbook whose thread has something to show (found or fixed), if any. */
+  threads: (string | undefined)[];
   /** Nothing new and nothing open. */
   clean: boolean;
 }
@@ -26,6 +28,7 @@ export function summarize(
   previous: readonly RunRecord[],
 ): SweepSummary {
   let clean = true;
+  const threads: (string | undefined)[] = [];
   const lines = [...runs]
     .sort((a, b) => a.runbook.localeCompare(b.runbook))
     .map((run) => {
@@ -38,9 +41,10 @@ export function summarize(
       const verdict = run.verdict ?? run.status;
       const counts =
         now.size + fixed === 0 ? 'nothing found' : `${fresh} new, ${open} still open, ${fixed} fixed`;
-      return `• ${run.runbook}: ${verdict} (${counts})${run.error ? `: ${run.error}` : ''} → thread ${cluster}/${run.runbook}`;
+      threads.push(now.size + fixed === 0 ? undefined : run.runbook);
+      return `• ${run.runbook}: ${verdict} (${counts})${run.error ? `: ${run.error}` : ''}`;
     });
-  return { schedule, cluster, lines, clean };
+  return { schedule, cluster, lines, threads, clean };
 }
 
 /**
@@ -73,10 +77,22 @@ export async function summarizeSweepIfDone(job: Job, ports: Omit<AppPorts, 'queu
   const whenClean = findSchedule(ports.config, schedule)?.whenClean ?? 'line';
   if (summary.clean && whenClean === 'silent') return;
   const channel = ports.config.clusters.find((c) => c.name === job.cluster)?.channel ?? ports.defaultChannel;
+  const lines = await withThreadLinks(summary, ports);
   const text = summary.clean
     ? `Sweep ${schedule} on ${job.cluster}: all clear (${runs.length} runbooks, nothing open).`
-    : [`Sweep ${schedule} on ${job.cluster}:`, ...summary.lines].join('\n');
+    : [`Sweep ${schedule} on ${job.cluster}:`, ...lines].join('\n');
   await ports.chat.postText({ channel, threadKey: `${job.cluster}/sweep/${schedule}` }, text);
+}
+
+/** Each runbook line with a link to its problem's thread, where chat has one. */
+async function withThreadLinks(summary: SweepSummary, ports: Pick<AppPorts, 'chat'>): Promise<string[]> {
+  return Promise.all(
+    summary.lines.map(async (line, index) => {
+      const runbook = summary.threads[index];
+      const link = runbook ? await ports.chat.threadLink?.(`${summary.cluster}/${runbook}`) : undefined;
+      return link ? `${line} <${link}|thread>` : line;
+    }),
+  );
 }
 
 const findSchedule = (config: ResponderConfig, name: string) => config.schedules.find((s) => s.name === name);

@@ -23,6 +23,8 @@ export interface ChatSink {
    * settled plan again. `report` is the run's report, to keep the rest of the message.
    */
   settleApproval?(message: MessageRef, report: Report | undefined, outcome: string): Promise<void>;
+  /** A link to the thread of `threadKey`, when it has one (Slack: a permalink to its head). */
+  threadLink?(threadKey: string): Promise<string | undefined>;
   /** A message only `user` sees in `channel` (a refusal, "already decided"). */
   tellUser?(channel: string, user: string, text: string): Promise<void>;
 }

@@ -104,6 +104,17 @@ export function slackSink(options: SlackSinkOptions): ChatSink {
       }
     },
 
+    async threadLink(threadKey) {
+      const root = await threads.get(threadKey);
+      if (!root) return undefined;
+      try {
+        const { permalink } = await client.chat.getPermalink({ channel: root.channel, message_ts: root.ts });
+        return permalink;
+      } catch (error) {
+        throw slackCallError('chat.getPermalink', error);
+      }
+    },
+
     async tellUser(channel, user, text) {
       try {
         await client.chat.postEphemeral({ channel, user, text });

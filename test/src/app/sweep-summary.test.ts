@@ -49,6 +49,9 @@ describe('compliance sweep summaries', () => {
       posts.push({ threadKey: target.threadKey, text });
       return {};
     },
+    // Only the problem threads of the broken cluster exist.
+    threadLink: async (key) =>
+      key.startsWith('broken/') ? `https://example.slack.com/archives/${key}` : undefined,
   };
   const clusters = clusterConnector();
   const store = memoryStore();
@@ -76,6 +79,11 @@ describe('compliance sweep summaries', () => {
     expect(first[0]?.text.split('\n')).toHaveLength(1 + RUNBOOK_IDS.length);
     expect(first[0]?.text).toMatch(/• unmanaged-pods: degraded \(\d+ new, 0 still open, 0 fixed\)/);
     expect(first[0]?.text).toMatch(/• tunnel-datapath: degraded \(\d+ new, 0 still open, 0 fixed\)/);
+    // Each line links to its problem's thread.
+    expect(first[0]?.text).toContain('• host-identity: healthy (nothing found)\n');
+    expect(first[0]?.text).toMatch(
+      /• unmanaged-pods: .* <https:\/\/example\.slack\.com\/archives\/broken\/unmanaged-pods\|thread>/,
+    );
     expect(posts.filter((p) => p.threadKey === 'clean/sweep/nightly').map((p) => p.text)).toEqual([
       'Sweep nightly on clean: all clear (4 runbooks, nothing open).',
     ]);

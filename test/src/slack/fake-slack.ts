@@ -32,6 +32,10 @@ export async function startFakeSlack() {
       const ts = `1714564800.${String(nextTs++).padStart(6, '0')}`;
       return { status: 200, body: { ok: true, channel: 'C0CILIUM01', ts, message: { text: params.text } } };
     }
+    if (method === 'chat.getPermalink') {
+      const permalink = `https://example.slack.com/archives/${params.channel}/p${(params.message_ts ?? '').replace('.', '')}`;
+      return { status: 200, body: { ok: true, channel: params.channel, permalink } };
+    }
     if (method === 'chat.postEphemeral') {
       return {
         status: 200,

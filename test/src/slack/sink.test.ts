@@ -83,6 +83,15 @@ describe('slackSink', () => {
     expect(again.threadTs).not.toBe(first.threadTs);
   });
 
+  it("links to a problem's thread by its head's permalink, and to nothing it never posted", async () => {
+    const chat = sink();
+    const root = await chat.postReport(degraded, target);
+    expect(await chat.threadLink?.(target.threadKey)).toBe(
+      `https://example.slack.com/archives/C0CILIUM01/p${root.threadTs?.replace('.', '')}`,
+    );
+    expect(await chat.threadLink?.('prod-eu/never-posted')).toBeUndefined();
+  });
+
   it('starts a new thread for another threadKey', async () => {
     const chat = sink();
     const first = await chat.postReport(degraded, target);
