@@ -1,7 +1,9 @@
 import { type RetryOptions, WebClient } from '@slack/web-api';
 import { threadFor } from '../chat/threading.ts';
 import type { ChatSink, ChatTarget } from '../chat/types.ts';
-import { summarize } from '../report/summary.ts';
+import type { Report } from '../engine/types.ts';
+import { type RunSummary, summarize } from '../report/summary.ts';
+import { fullReportText, needsFullText } from '../report/text.ts';
 import { memoryThreadIndex } from '../store/memory/threads.ts';
 import type { ThreadIndex, ThreadRef } from '../store/types.ts';
 import { type ChatBlock, context, escapeMrkdwn } from './block-kit.ts';
@@ -73,6 +75,31 @@ export function slackSink(options: SlackSinkOptions): ChatSink {
     }
   }
 
+  /**
+   * What the message had to leave out (a long list, a large output) goes into the thread as a
+   * text file: when the thread starts and when its state changes, not on every repeat.
+   */
+  async function attachFullText(report: Report, summary: RunSummary, root: ThreadRef): Promise<void> {
+    if (!needsFullText(report, summary)) return;
+    try {
+      await client.filesUploadV2({
+        channel_id: root.channel,
+        thread_ts: root.ts,
+        content: fullReportText(report, summary),
+        filename: `${report.runbook}-${report.runId}.txt`,
+        title: `${report.runbook} on ${report.cluster}: the full report`,
+      });
+    } catch (error) {
+      // The report itself is posted; say in the thread what is missing rather than post it twice.
+      const why = slackCallError('files.uploadV2', error).message;
+      await post(
+        { channel: root.channel, threadKey: '' },
+        { text: `The full report could not be attached (${why}); \`responder history\` has it.` },
+        root.ts,
+      );
+    }
+  }
+
   return {
     async postReport(report, target) {
       const summary = summarize(report);
@@ -80,13 +107,16 @@ export function slackSink(options: SlackSinkOptions): ChatSink {
       const active = await threads.get(target.threadKey);
       const decision = threadFor(summary, active);
       if (active && decision.kind === 'update' && (await update(active, message))) {
-        if (decision.reply)
+        if (decision.reply) {
           await post({ ...target, channel: active.channel }, { text: decision.reply }, active.ts);
+          await attachFullText(report, summary, active);
+        }
         await threads.set(target.threadKey, { channel: active.channel, ts: active.ts, ...decision.next });
         return { threadTs: active.ts };
       }
       const posted = await post(target, message);
       await threads.set(target.threadKey, { ...posted, ...decision.next });
+      await attachFullText(report, summary, posted);
       return { threadTs: posted.ts };
     },
 

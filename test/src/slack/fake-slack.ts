@@ -24,6 +24,7 @@ export async function startFakeSlack() {
   const calls: SlackCall[] = [];
   const scripted: Array<{ method: string; reply: ScriptedReply }> = [];
   let nextTs = 1;
+  let nextFile = 0;
 
   function answer(method: string, params: Record<string, string>): ScriptedReply {
     const index = scripted.findIndex((entry) => entry.method === method);
@@ -31,6 +32,13 @@ export async function startFakeSlack() {
     if (method === 'chat.postMessage') {
       const ts = `1714564800.${String(nextTs++).padStart(6, '0')}`;
       return { status: 200, body: { ok: true, channel: 'C0CILIUM01', ts, message: { text: params.text } } };
+    }
+    if (method === 'files.getUploadURLExternal') {
+      const id = `F${String(++nextFile).padStart(6, '0')}`;
+      return { status: 200, body: { ok: true, file_id: id, upload_url: `${base()}/upload/${id}` } };
+    }
+    if (method === 'files.completeUploadExternal') {
+      return { status: 200, body: { ok: true, files: JSON.parse(params.files ?? '[]') } };
     }
     if (method === 'chat.getPermalink') {
       const permalink = `https://example.slack.com/archives/${params.channel}/p${(params.message_ts ?? '').replace('.', '')}`;
@@ -54,8 +62,18 @@ export async function startFakeSlack() {
     return Buffer.concat(chunks).toString('utf8');
   }
 
+  const uploads: { fileId: string; content: string }[] = [];
+  const base = () => `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+
   const server = createServer(async (request, response) => {
     const at = performance.now();
+    if (request.url?.startsWith('/upload/')) {
+      // files.uploadV2's second leg: the file's bytes, to the URL Slack handed out.
+      uploads.push({ fileId: request.url.slice('/upload/'.length), content: await readBody(request) });
+      response.writeHead(200, { 'content-type': 'text/plain' });
+      response.end('OK');
+      return;
+    }
     const method = (request.url ?? '').replace(/^\/api\//, '');
     const params = Object.fromEntries(new URLSearchParams(await readBody(request)));
     calls.push({ method, params, authorization: request.headers.authorization, at });
@@ -69,6 +87,8 @@ export async function startFakeSlack() {
   return {
     url: `http://127.0.0.1:${port}/api/`,
     calls,
+    /** Files uploaded through files.uploadV2, with their content. */
+    uploads,
     /** The next call to `method` gets this reply instead of the usual one. */
     script(method: string, reply: ScriptedReply) {
       scripted.push({ method, reply });

@@ -21,8 +21,14 @@ function sink() {
   return slackSink({ token: 'xoxb-test-token', slackApiUrl: slack.url });
 }
 
+/** The chat calls, without the full-report attachments (files.*), which have their own test. */
+function chatCalls(): SlackCall[] {
+  return slack.calls.filter((call) => !call.method.startsWith('files.'));
+}
+
+/** The chat calls; the full-report attachments (files.*) have their own test. */
 function methods(calls: readonly SlackCall[]): string[] {
-  return calls.map((call) => call.method);
+  return calls.map((call) => call.method).filter((method) => !method.startsWith('files.'));
 }
 
 describe('slackSink', () => {
@@ -31,7 +37,7 @@ describe('slackSink', () => {
 
     expect(result).toEqual({ threadTs: '1714564800.000001' });
     expect(methods(slack.calls)).toEqual(['chat.postMessage']);
-    const [call] = slack.calls;
+    const [call] = chatCalls();
     expect(call?.authorization).toBe('Bearer xoxb-test-token');
     expect(call?.params.channel).toBe('#cilium-prod');
     const expected = reportBlocks(degraded);
@@ -47,7 +53,7 @@ describe('slackSink', () => {
 
     expect([second, third]).toEqual([first, first]);
     expect(methods(slack.calls)).toEqual(['chat.postMessage', 'chat.update', 'chat.update']);
-    const update = slack.calls[2];
+    const update = chatCalls()[2];
     expect(update?.params.channel).toBe('C0CILIUM01');
     expect(update?.params.ts).toBe(first.threadTs);
   });
@@ -69,10 +75,10 @@ describe('slackSink', () => {
       'chat.update',
       'chat.postMessage',
     ]);
-    const [changed, resolved] = slack.calls.filter((call) => call.params.thread_ts === root.threadTs);
+    const [changed, resolved] = chatCalls().filter((call) => call.params.thread_ts === root.threadTs);
     expect(changed?.params.text).toMatch(/^Now degraded: \d+ found, \d+ fixed, \d+ open\. /);
     expect(resolved?.params.text).toBe('Resolved: Nothing wrong found on prod-eu.');
-    expect(slack.calls[3]?.params.text).toBe(reportBlocks(healthy).text);
+    expect(chatCalls()[3]?.params.text).toBe(reportBlocks(healthy).text);
   });
 
   it('opens a new thread for a new problem after the old one was resolved', async () => {
@@ -92,6 +98,25 @@ describe('slackSink', () => {
     expect(await chat.threadLink?.('prod-eu/never-posted')).toBeUndefined();
   });
 
+  it('attaches what the message leaves out as a text file in the thread, once per state', async () => {
+    const chat = sink();
+    const root = await chat.postReport(degraded, target);
+    await chat.postReport(degraded, target);
+
+    expect(slack.calls.map((call) => call.method)).toEqual([
+      'chat.postMessage',
+      'files.getUploadURLExternal',
+      'files.completeUploadExternal',
+      'chat.update',
+    ]);
+    const complete = slack.calls[2];
+    expect(complete?.params).toMatchObject({ channel_id: 'C0CILIUM01', thread_ts: root.threadTs });
+    const [upload] = slack.uploads;
+    // All 13 problems, where the message shows 10.
+    expect(upload?.content.match(/^ {2}\[(open|fixed|blocked|planned)\]/gm)).toHaveLength(13);
+    expect(upload?.content).toContain('shop/web-13');
+  });
+
   it('starts a new thread for another threadKey', async () => {
     const chat = sink();
     const first = await chat.postReport(degraded, target);
@@ -107,7 +132,7 @@ describe('slackSink', () => {
     await chat.postText(target, 'Alert resolved.');
     const alone = await chat.postText({ ...target, threadKey: 'prod-eu/tunnel' }, 'Approved by <@U123>.');
 
-    const [, reply, newRoot] = slack.calls;
+    const [, reply, newRoot] = chatCalls();
     expect(reply?.params).toMatchObject({
       channel: 'C0CILIUM01',
       thread_ts: root.threadTs,
@@ -129,7 +154,7 @@ describe('slackSink', () => {
 
     expect(result.threadTs).toBe('1714564800.000001');
     expect(methods(slack.calls)).toEqual(['chat.postMessage', 'chat.postMessage']);
-    const [limited, retried] = slack.calls;
+    const [limited, retried] = chatCalls();
     expect((retried?.at ?? 0) - (limited?.at ?? 0)).toBeGreaterThanOrEqual(990);
   });
 
@@ -181,7 +206,7 @@ describe('slackSink', () => {
       'chat.update',
     ]);
     expect(second.threadTs).toBe('1714564800.000002');
-    expect(slack.calls[3]?.params.ts).toBe('1714564800.000002');
+    expect(chatCalls()[3]?.params.ts).toBe('1714564800.000002');
   });
 
   it('fails a chat.update for other reasons instead of posting twice', async () => {
