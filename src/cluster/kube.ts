@@ -1,4 +1,5 @@
 import type { KubeConfig } from '@kubernetes/client-node';
+import type { ConnectionOptions } from './connection.ts';
 import { execInPod } from './exec.ts';
 import type { HttpRequest, SendRequest } from './http.ts';
 import { resourcePath } from './paths.ts';
@@ -26,7 +27,8 @@ export interface KubeFacadeOptions {
   clusterName: string;
   send: SendRequest;
   kc: KubeConfig;
-  token?: () => Promise<string>;
+  /** TLS and credentials for exec upgrades. */
+  connection: ConnectionOptions;
   retries: number;
 }
 
@@ -164,14 +166,9 @@ export class HttpKubeFacade implements KubeFacade {
     command: string[],
     options: ExecOptions = {},
   ): Promise<ExecResult> {
-    const { kc, token } = this.options;
+    const { kc, connection } = this.options;
     return withRetries(
-      async () =>
-        execInPod(
-          kc,
-          { namespace, pod, container, command },
-          { ...options, ...(token ? { token: await token() } : {}) },
-        ),
+      () => execInPod(kc, { namespace, pod, container, command }, { ...options, connection }),
       this.execs,
     );
   }
