@@ -93,6 +93,7 @@ export class HttpKubeFacade implements KubeFacade {
     const { project } = options;
     // A metadata list's items are PartialObjectMetadata; the caller names T for them.
     const keep = project === 'metadata' ? (object: KubeObject) => object as T : project;
+    const metadataOnly = project === 'metadata' || options.metadataOnly === true;
     const results: T[] = [];
     let continueToken: string | undefined;
     do {
@@ -107,7 +108,7 @@ export class HttpKubeFacade implements KubeFacade {
             continue: continueToken,
           },
         }),
-        ...(project === 'metadata' ? { accept: METADATA_LIST_ACCEPT } : {}),
+        ...(metadataOnly ? { accept: METADATA_LIST_ACCEPT } : {}),
         verb: 'list',
         resource: resource.plural,
       };
