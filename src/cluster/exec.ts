@@ -98,7 +98,11 @@ export function execInPod(
       .connection()
       .then((connection) => {
         if (settled) return;
-        const ws = new WebSocket(execUrl(kc, target), PROTOCOLS, connection as WebSocket.ClientOptions);
+        // kube-apiserver offers no compression on exec; not offering it spares a header per exec.
+        const ws = new WebSocket(execUrl(kc, target), PROTOCOLS, {
+          ...(connection as WebSocket.ClientOptions),
+          perMessageDeflate: false,
+        });
         socket = ws;
         ws.on('unexpected-response', (_request, response) => {
           refusal = refusalError(response);
@@ -130,16 +134,18 @@ export function execInPod(
                 stderr: Buffer.concat(stderr),
                 ...exitFromStatus(status),
               });
-              ws.close();
+              // The Status is the last frame: nothing more to read, so no closing handshake to wait for.
+              ws.terminate();
             });
           }
         });
+        // After the Status (or a refusal) these are the connection going away: nothing to report.
         ws.on('close', () => {
-          if (!refusal)
+          if (!refusal && !settled)
             fail(failure('unavailable', 'connection closed before the command reported its exit status'));
         });
         ws.on('error', (error) => {
-          if (!refusal) fail(failure('unavailable', messageOf(error)));
+          if (!refusal && !settled) fail(failure('unavailable', messageOf(error)));
         });
       })
       .catch((error: unknown) => fail(failure('unavailable', messageOf(error))));

@@ -34,8 +34,19 @@ const NAMED_ESCAPES: Record<string, string> = {
   '\t': '\\t',
 };
 
+/** Whether any character is one json_writer escapes: a quote, a backslash, a control character. */
+function needsEscape(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code < 0x20 || code === 0x22 || code === 0x5c) return true;
+  }
+  return false;
+}
+
 /** json_writer escapes quotes, backslashes and control characters only. */
 function quote(text: string): string {
+  // Most names and paths need no escaping: one scan of char codes, no string built per character.
+  if (!needsEscape(text)) return `"${text}"`;
   let out = '"';
   for (const c of text) {
     const named = NAMED_ESCAPES[c];
