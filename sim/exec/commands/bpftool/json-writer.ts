@@ -5,7 +5,8 @@
 export type JsonValue = string | number | JsonValue[] | { [key: string]: JsonValue };
 
 export function bpftoolJson(value: JsonValue, pretty: boolean): string {
-  return `${write(value, 0, pretty)}\n`;
+  // Compact, json_writer and JSON.stringify agree byte for byte (same escapes, same key order).
+  return `${pretty ? write(value, 0, pretty) : JSON.stringify(value)}\n`;
 }
 
 function write(value: JsonValue, depth: number, pretty: boolean): string {
