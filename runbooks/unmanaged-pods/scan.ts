@@ -83,15 +83,18 @@ async function agentHealth(ctx: ScanContext): Promise<AgentHealth> {
 export async function scanCluster(ctx: ScanContext): Promise<Scan> {
   const namespaces = ctx.params.namespaces ?? [undefined];
   const graceSeconds = ctx.params.gracePeriodSeconds ?? ctx.limits.gracePeriodSeconds;
-  const endpointLists = await Promise.all(
+  // Keys only, added as each page arrives: the endpoints' metadata is never kept.
+  const endpoints = new Set<string>();
+  await Promise.all(
     namespaces.map((namespace) =>
-      ctx.kube.list(RESOURCES.ciliumendpoints, { ...(namespace ? { namespace } : {}), project: 'metadata' }),
+      ctx.kube.list(RESOURCES.ciliumendpoints, {
+        ...(namespace ? { namespace } : {}),
+        metadataOnly: true,
+        project: ({ metadata }) => {
+          endpoints.add(podKey({ namespace: metadata.namespace ?? '', name: metadata.name }));
+        },
+      }),
     ),
-  );
-  const endpoints = new Set(
-    endpointLists
-      .flat()
-      .map(({ metadata }) => podKey({ namespace: metadata.namespace ?? '', name: metadata.name })),
   );
   const seenUids = new Set<string>();
   const withoutEndpoint = (object: KubeObject): PodFacts | undefined => {

@@ -1,5 +1,6 @@
 import type { KubeConfig } from '@kubernetes/client-node';
 import { DEFAULT_CILIUM_NAMESPACE, KubeCiliumFacade } from './cilium.ts';
+import { clusterConnection } from './connection.ts';
 import { httpSender } from './http.ts';
 import { HttpKubeFacade } from './kube.ts';
 import type { ClusterAccess } from './types.ts';
@@ -21,12 +22,12 @@ export interface ClusterAccessOptions {
 
 /** Both facades for the cluster a KubeConfig's current context points at. */
 export function clusterAccess(kc: KubeConfig, options: ClusterAccessOptions): ClusterAccess {
-  const { token } = options;
+  const connection = clusterConnection(kc, options.token);
   const kube = new HttpKubeFacade({
     clusterName: options.name,
     kc,
-    send: httpSender(kc, { timeoutMs: options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS, token }),
-    token,
+    send: httpSender(kc, { timeoutMs: options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS, connection }),
+    connection,
     retries: options.retries ?? DEFAULT_RETRIES,
   });
   return {

@@ -1,6 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { KubeConfig, V1Status } from '@kubernetes/client-node';
 import WebSocket from 'ws';
+import type { ConnectionOptions } from './connection.ts';
 import { exitFromStatus } from './exec-status.ts';
 import { decodeBody } from './http.ts';
 import { errorFromResponse } from './status.ts';
@@ -62,7 +63,7 @@ function messageOf(error: unknown): string {
 export function execInPod(
   kc: KubeConfig,
   target: ExecTarget,
-  options: ExecOptions & { token?: string },
+  options: ExecOptions & { connection: ConnectionOptions },
 ): Promise<ExecResult> {
   const handshakeTimeoutMs = options.handshakeTimeoutMs ?? DEFAULT_HANDSHAKE_TIMEOUT_MS;
   const commandTimeoutMs = options.timeoutMs ?? DEFAULT_COMMAND_TIMEOUT_MS;
@@ -91,16 +92,17 @@ export function execInPod(
       handshakeTimeoutMs,
     );
 
-    // The kubeconfig's TLS and credentials through client-node's public API; the socket is ours,
-    // so the upgrade can be timed out, its refusal read, and the token set per call.
-    const connection: WebSocket.ClientOptions = {};
-    kc.applyToHTTPSOptions(connection)
-      .then(() => {
+    // The kubeconfig's TLS and credentials (clusterConnection: one agent, so TLS sessions resume);
+    // the socket is ours, so the upgrade can be timed out and its refusal read.
+    options
+      .connection()
+      .then((connection) => {
         if (settled) return;
-        const headers = options.token
-          ? { ...connection.headers, Authorization: `Bearer ${options.token}` }
-          : connection.headers;
-        const ws = new WebSocket(execUrl(kc, target), PROTOCOLS, { ...connection, headers });
+        // kube-apiserver offers no compression on exec; not offering it spares a header per exec.
+        const ws = new WebSocket(execUrl(kc, target), PROTOCOLS, {
+          ...(connection as WebSocket.ClientOptions),
+          perMessageDeflate: false,
+        });
         socket = ws;
         ws.on('unexpected-response', (_request, response) => {
           refusal = refusalError(response);
@@ -132,16 +134,18 @@ export function execInPod(
                 stderr: Buffer.concat(stderr),
                 ...exitFromStatus(status),
               });
-              ws.close();
+              // The Status is the last frame: nothing more to read, so no closing handshake to wait for.
+              ws.terminate();
             });
           }
         });
+        // After the Status (or a refusal) these are the connection going away: nothing to report.
         ws.on('close', () => {
-          if (!refusal)
+          if (!refusal && !settled)
             fail(failure('unavailable', 'connection closed before the command reported its exit status'));
         });
         ws.on('error', (error) => {
-          if (!refusal) fail(failure('unavailable', messageOf(error)));
+          if (!refusal && !settled) fail(failure('unavailable', messageOf(error)));
         });
       })
       .catch((error: unknown) => fail(failure('unavailable', messageOf(error))));

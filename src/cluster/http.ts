@@ -1,6 +1,7 @@
 import { request as httpRequest, type IncomingMessage } from 'node:http';
-import { request as httpsRequest, type RequestOptions } from 'node:https';
+import { request as httpsRequest } from 'node:https';
 import type { KubeConfig } from '@kubernetes/client-node';
+import type { ConnectionOptions } from './connection.ts';
 import type { Operation } from './status.ts';
 import { connectionProblem } from './tls-error.ts';
 import { KubeError } from './types.ts';
@@ -22,26 +23,12 @@ export interface HttpResponse {
 }
 
 export interface HttpOptions {
-  /** Overrides the kubeconfig's credentials per request, so refreshed (EKS) tokens are used. */
-  token?: () => Promise<string>;
+  /** TLS and credentials per request (clusterConnection), so refreshed (EKS) tokens are used. */
+  connection: ConnectionOptions;
   timeoutMs: number;
 }
 
 export type SendRequest = (request: HttpRequest) => Promise<HttpResponse>;
-
-/** TLS, proxy and credentials for one request, from the kubeconfig and the optional token source. */
-async function connectionOptions(
-  kc: KubeConfig,
-  token: (() => Promise<string>) | undefined,
-): Promise<RequestOptions> {
-  const options: RequestOptions = {};
-  await kc.applyToHTTPSOptions(options);
-  // The kubeconfig builds a fresh agent per call; only a proxy needs one. Without it the global
-  // agent keeps connections alive across list pages.
-  if (!kc.getCurrentCluster()?.proxyUrl) options.agent = undefined;
-  if (token) options.headers = { ...options.headers, Authorization: `Bearer ${await token()}` };
-  return options;
-}
 
 /** A response body: parsed JSON when the server says it is JSON, else the text (a proxy's page, a bare 403). */
 export function decodeBody(response: IncomingMessage, bytes: Buffer): unknown {
@@ -65,7 +52,7 @@ export function httpSender(kc: KubeConfig, options: HttpOptions): SendRequest {
     if (!server)
       throw new KubeError('invalid', req.verb, req.resource, 'the kubeconfig names no cluster server');
     const url = new URL(`${server.replace(/\/+$/, '')}${req.path}`);
-    const connection = await connectionOptions(kc, options.token);
+    const connection = await options.connection();
     const payload = req.body === undefined ? undefined : JSON.stringify(req.body);
     const send = url.protocol === 'http:' ? httpRequest : httpsRequest;
     return new Promise<HttpResponse>((resolve, reject) => {

@@ -1,4 +1,5 @@
 import type { KubeConfig } from '@kubernetes/client-node';
+import type { ConnectionOptions } from './connection.ts';
 import { execInPod } from './exec.ts';
 import type { HttpRequest, SendRequest } from './http.ts';
 import { resourcePath } from './paths.ts';
@@ -26,7 +27,8 @@ export interface KubeFacadeOptions {
   clusterName: string;
   send: SendRequest;
   kc: KubeConfig;
-  token?: () => Promise<string>;
+  /** TLS and credentials for exec upgrades. */
+  connection: ConnectionOptions;
   retries: number;
 }
 
@@ -91,6 +93,7 @@ export class HttpKubeFacade implements KubeFacade {
     const { project } = options;
     // A metadata list's items are PartialObjectMetadata; the caller names T for them.
     const keep = project === 'metadata' ? (object: KubeObject) => object as T : project;
+    const metadataOnly = project === 'metadata' || options.metadataOnly === true;
     const results: T[] = [];
     let continueToken: string | undefined;
     do {
@@ -105,7 +108,7 @@ export class HttpKubeFacade implements KubeFacade {
             continue: continueToken,
           },
         }),
-        ...(project === 'metadata' ? { accept: METADATA_LIST_ACCEPT } : {}),
+        ...(metadataOnly ? { accept: METADATA_LIST_ACCEPT } : {}),
         verb: 'list',
         resource: resource.plural,
       };
@@ -164,14 +167,9 @@ export class HttpKubeFacade implements KubeFacade {
     command: string[],
     options: ExecOptions = {},
   ): Promise<ExecResult> {
-    const { kc, token } = this.options;
+    const { kc, connection } = this.options;
     return withRetries(
-      async () =>
-        execInPod(
-          kc,
-          { namespace, pod, container, command },
-          { ...options, ...(token ? { token: await token() } : {}) },
-        ),
+      () => execInPod(kc, { namespace, pod, container, command }, { ...options, connection }),
       this.execs,
     );
   }

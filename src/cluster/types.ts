@@ -98,9 +98,14 @@ export interface ListOptions<T> {
   pageSize?: number;
   /**
    * Keeps only what the caller needs from each object as pages arrive, so a 150,000-pod list never
-   * sits in memory whole. `'metadata'` asks the server for metadata only.
+   * sits in memory whole. `'metadata'` asks the server for metadata only and keeps it.
    */
   project: 'metadata' | ((object: KubeObject) => T);
+  /**
+   * Asks the server for metadata only (PartialObjectMetadataList), as `'metadata'` does, for a
+   * projection that reads nothing else: a page is then a fraction of the bytes to decode.
+   */
+  metadataOnly?: boolean;
 }
 
 export interface EvictOptions {

@@ -87,6 +87,21 @@ describe('KubeFacade.list over a scale cluster', () => {
     expect(first).not.toHaveProperty('status');
   });
 
+  it('hands a projection metadata only when asked, keeping just what it returns', async () => {
+    const kinds = new Set<string | undefined>();
+    const uids = await access.kube.list(RESOURCES.pods, {
+      metadataOnly: true,
+      pageSize: 1000,
+      project: (pod) => {
+        kinds.add(pod.kind);
+        expect(pod).not.toHaveProperty('spec');
+        return pod.metadata.uid;
+      },
+    });
+    expect(uids.length).toBe(allPods);
+    expect([...kinds]).toEqual(['PartialObjectMetadata']);
+  });
+
   it('starts over once when the continue token expires mid-list', async () => {
     let compactions = 0;
     const names = await access.kube.list(RESOURCES.pods, {

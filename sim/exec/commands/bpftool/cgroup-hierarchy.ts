@@ -58,6 +58,19 @@ const HOOK_ID_OFFSETS = [7, 9, 0, 1, 5, 6, 3, 2, 4, 8];
  * container's own scope when it is not (incident 2).
  */
 export function hostCgroupTree(cluster: SimCluster, agent: AgentState): Cgroup {
+  // Built once per agent while the pods and the agent's cgroup facts stay the same: a fan-out runs
+  // stat and bpftool against it thousands of times. Readers never change the tree.
+  const key = `${cluster.store.revision}|${agent.node}|${agent.socketLB}|${agent.cgroup.mountIsHostRoot}|${agent.cgroup.containerPath}`;
+  const cached = treeCache.get(agent);
+  if (cached?.key === key) return cached.tree;
+  const tree = buildHostCgroupTree(cluster, agent);
+  treeCache.set(agent, { key, tree });
+  return tree;
+}
+
+const treeCache = new WeakMap<AgentState, { key: string; tree: Cgroup }>();
+
+function buildHostCgroupTree(cluster: SimCluster, agent: AgentState): Cgroup {
   const root: Cgroup = { name: '', programs: [], children: [] };
   let nextId = 4;
   const attach = (cgroup: Cgroup, type: AttachType, name: string) =>

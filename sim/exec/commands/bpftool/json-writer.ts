@@ -5,7 +5,8 @@
 export type JsonValue = string | number | JsonValue[] | { [key: string]: JsonValue };
 
 export function bpftoolJson(value: JsonValue, pretty: boolean): string {
-  return `${write(value, 0, pretty)}\n`;
+  // Compact, json_writer and JSON.stringify agree byte for byte (same escapes, same key order).
+  return `${pretty ? write(value, 0, pretty) : JSON.stringify(value)}\n`;
 }
 
 function write(value: JsonValue, depth: number, pretty: boolean): string {
@@ -34,8 +35,19 @@ const NAMED_ESCAPES: Record<string, string> = {
   '\t': '\\t',
 };
 
+/** Whether any character is one json_writer escapes: a quote, a backslash, a control character. */
+function needsEscape(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code < 0x20 || code === 0x22 || code === 0x5c) return true;
+  }
+  return false;
+}
+
 /** json_writer escapes quotes, backslashes and control characters only. */
 function quote(text: string): string {
+  // Most names and paths need no escaping: one scan of char codes, no string built per character.
+  if (!needsEscape(text)) return `"${text}"`;
   let out = '"';
   for (const c of text) {
     const named = NAMED_ESCAPES[c];
