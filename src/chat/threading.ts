@@ -5,16 +5,16 @@ import { countsText } from './report-summary.ts';
 
 /**
  * Which thread a report goes to, and whether it also says something in it. A problem is what is
- * open for one (cluster, runbook): the kinds of its open findings, by fingerprint. The same
- * problem keeps its thread, whose head is edited in place run after run; the thread gets a reply
- * only when the state changes, and says so when the problem is gone. A new problem opens a new
- * thread, so a later incident is not buried under an old one.
+ * open for one (cluster, runbook). While it is open it keeps its thread, whose head is edited in
+ * place run after run (a partial fix, a new symptom: the same incident); the thread gets a reply
+ * only when the state changes, and says so when nothing is open any more. A problem found after
+ * that opens a new thread, so a later incident is not buried under an old one.
  */
 export type ThreadDecision =
   | { kind: 'update'; reply?: string; next: Pick<ThreadRef, 'problem' | 'state'> }
   | { kind: 'new'; next: Pick<ThreadRef, 'problem' | 'state'> };
 
-/** The open problem's identity: its finding kinds (codes), hashed; empty when nothing is open. */
+/** What is open, by finding kind (codes), hashed; empty when nothing is open. */
 export function problemOf(summary: Pick<RunSummary, 'open' | 'cluster' | 'runbook'>): string {
   const codes = [...new Set(summary.open.map((problem) => problem.code))].sort();
   if (codes.length === 0) return '';
@@ -32,12 +32,13 @@ export function threadFor(summary: RunSummary, active: ThreadRef | undefined): T
   const problem = problemOf(summary);
   const state = stateOf(summary);
   const next = { problem, state };
-  // Nothing open: the thread that was about a problem says it is resolved (and stays its home).
-  if (active && (problem === '' || active.problem === problem)) {
-    if (active.problem && problem === '')
-      return { kind: 'update', reply: `Resolved: ${summary.diagnosis}`, next };
-    if (active.state !== state) return { kind: 'update', reply: `Now ${state}. ${summary.diagnosis}`, next };
-    return { kind: 'update', next };
+  const update = (reply?: string): ThreadDecision =>
+    reply ? { kind: 'update', reply, next } : { kind: 'update', next };
+  if (active?.problem) {
+    if (problem === '') return update(`Resolved: ${summary.diagnosis}`);
+    return update(active.state !== state ? `Now ${state}. ${summary.diagnosis}` : undefined);
   }
+  // A resolved (or never broken) thread takes further all-clear reports, not a new problem.
+  if (active && problem === '') return update(active.state !== state ? `Now ${state}.` : undefined);
   return { kind: 'new', next };
 }

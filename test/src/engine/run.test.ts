@@ -146,7 +146,7 @@ describe('runRunbook: steps', () => {
       gracePeriodSeconds: 60,
     });
     expect(seen?.signal.aborted).toBe(false);
-    expect(progress).toHaveBeenCalledWith('look', 3, 7, 'agents checked');
+    expect(progress).toHaveBeenCalledWith('look', 3, 7, 'agents checked', undefined);
   });
 
   it('reports a throwing step as an error with its message, fails the run, and skips the rest', async () => {
