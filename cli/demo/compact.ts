@@ -1,18 +1,10 @@
 import { actedOn } from '../../src/engine/open-findings.ts';
-import type { DoneAction, Finding, Report, StepStatus } from '../../src/engine/types.ts';
+import type { DoneAction, Finding, Report } from '../../src/engine/types.ts';
 import { summarize } from '../../src/report/summary.ts';
-import { table } from '../format/report.ts';
+import { STEP_MARK, table } from '../format/report.ts';
 
 /** The demo's screen: every line fits in this many columns. */
 export const WIDTH = 100;
-
-const STEP_MARK: Record<StepStatus, string> = {
-  pass: 'ok  ',
-  warn: 'warn',
-  fail: 'FAIL',
-  skip: 'skip',
-  error: 'ERR ',
-};
 
 /** Open findings shown per run; the rest are counted by code. */
 const MAX_OPEN = 3;

@@ -2,7 +2,8 @@ import { countsText } from '../../src/chat/report-summary.ts';
 import type { DoneAction, Report, StepStatus, Verdict } from '../../src/engine/types.ts';
 import { type Problem, summarize } from '../../src/report/summary.ts';
 
-const STEP_MARK: Record<StepStatus, string> = {
+/** A step's status in four columns, shared by every terminal view. */
+export const STEP_MARK: Record<StepStatus, string> = {
   pass: 'ok  ',
   warn: 'warn',
   fail: 'FAIL',

@@ -79,6 +79,18 @@ export function fixtureJson<T = Record<string, unknown>>(path: string): T {
 }
 
 /** Slack's v0 signature, computed here independently of src/chat/signature.ts. */
+/** An Alertmanager notification the test config routes to unmanaged-pods in auto mode. */
+export function unmanagedAlert(): unknown {
+  const webhook = fixtureJson<{ alerts: { labels: Record<string, string> }[] }>(
+    'triggers/alertmanager-v4.json',
+  );
+  for (const alert of webhook.alerts) {
+    alert.labels.alertname = 'CiliumUnmanagedPods';
+    alert.labels.cluster = CLUSTER;
+  }
+  return { ...webhook, commonLabels: { alertname: 'CiliumUnmanagedPods', cluster: CLUSTER } };
+}
+
 export function slackSignature(secret: string, timestamp: string, body: string): string {
   return `v0=${createHmac('sha256', secret).update(`v0:${timestamp}:${body}`).digest('hex')}`;
 }

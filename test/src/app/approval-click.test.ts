@@ -5,6 +5,7 @@ import { slackSink } from '../../../src/slack/sink.ts';
 import { memoryStore } from '../../../src/store/index.ts';
 import type { Trigger } from '../../../src/triggers/types.ts';
 import { needsApproval } from '../chat/reports.ts';
+import { waitingRun } from '../routing/fixtures.ts';
 import { startFakeSlack } from '../slack/fake-slack.ts';
 
 const NOTHING: Dispatched = { queued: [], duplicates: [], resolved: [], skipped: [], refused: [] };
@@ -34,23 +35,9 @@ describe('answerApprovalClick', () => {
 
   async function answer(trigger: Trigger, result: Partial<Dispatched>) {
     const store = memoryStore();
-    await store.runs.put({
-      runId: 'run-0001',
-      jobId: 'run-0001',
-      cluster: 'prod-eu',
-      runbook: 'unmanaged-pods',
-      mode: 'approve',
-      source: 'alertmanager',
-      actor: 'alertmanager',
-      reason: 'CiliumUnmanagedPods',
-      params: {},
-      status: 'done',
-      verdict: 'needs-approval',
-      plan: ['evict-pod:shop/web-1'],
-      actions: [],
-      queuedAt: '2024-05-01T11:59:00.000Z',
-      report: needsApproval,
-    });
+    await store.runs.put(
+      waitingRun({ runId: 'run-0001', plan: ['evict-pod:shop/web-1'], report: needsApproval }),
+    );
     const chat = slackSink({ token: 'xoxb-test', slackApiUrl: slack.url });
     return answerApprovalClick(
       trigger,

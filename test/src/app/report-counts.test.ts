@@ -10,20 +10,9 @@ import { summarize } from '../../../src/report/summary.ts';
 import { slackSink } from '../../../src/slack/sink.ts';
 import { memoryStore } from '../../../src/store/index.ts';
 import { parseAlertmanager } from '../../../src/triggers/index.ts';
-import { CLUSTER, fixtureJson, RUNBOOK_IDS, recordingQueue, testConfig } from '../../functions/harness.ts';
+import { RUNBOOK_IDS, recordingQueue, testConfig, unmanagedAlert } from '../../functions/harness.ts';
 import { type SimUnderTest, startScenario } from '../../helpers/sim-access.ts';
 import { startFakeSlack } from '../slack/fake-slack.ts';
-
-function unmanagedAlert(): unknown {
-  const webhook = fixtureJson<{ alerts: { labels: Record<string, string> }[] }>(
-    'triggers/alertmanager-v4.json',
-  );
-  for (const alert of webhook.alerts) {
-    alert.labels.alertname = 'CiliumUnmanagedPods';
-    alert.labels.cluster = CLUSTER;
-  }
-  return { ...webhook, commonLabels: { alertname: 'CiliumUnmanagedPods', cluster: CLUSTER } };
-}
 
 describe('one auto run of unmanaged-pods, read three ways', () => {
   let scenario: SimUnderTest;

@@ -15,27 +15,14 @@ import { memoryStore } from '../../../src/store/index.ts';
 import type { StateStore } from '../../../src/store/types.ts';
 import { parseAlertmanager } from '../../../src/triggers/index.ts';
 import {
-  CLUSTER,
   collector,
-  fixtureJson,
   RUNBOOK_IDS,
   recordingQueue,
   testConfig,
+  unmanagedAlert,
 } from '../../functions/harness.ts';
 import { type SimUnderTest, startScenario } from '../../helpers/sim-access.ts';
 import { startFakeSlack } from '../slack/fake-slack.ts';
-
-/** An Alertmanager notification that the test config routes to unmanaged-pods in auto mode. */
-function unmanagedAlert(): unknown {
-  const webhook = fixtureJson<{ alerts: { labels: Record<string, string> }[] }>(
-    'triggers/alertmanager-v4.json',
-  );
-  for (const alert of webhook.alerts) {
-    alert.labels.alertname = 'CiliumUnmanagedPods';
-    alert.labels.cluster = CLUSTER;
-  }
-  return { ...webhook, commonLabels: { alertname: 'CiliumUnmanagedPods', cluster: CLUSTER } };
-}
 
 /** An SQS record as Lambda hands it over, delivered for the `receiveCount`th time. */
 function sqsRecord(job: Job, receiveCount: number) {
