@@ -21,30 +21,59 @@ const VERDICT_MEANING: Record<Verdict, string> = {
 };
 
 /** Lays out rows as columns separated by two spaces (the last column runs free). */
-export function table(rows: readonly string[][]): string[] {
+export function table(rows: readonly string[][], width?: number): string[] {
   const widths: number[] = [];
   for (const row of rows) {
     row.forEach((cell, i) => {
       widths[i] = Math.max(widths[i] ?? 0, cell.length);
     });
   }
-  return rows.map((row) =>
-    row
-      .map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i] ?? 0)))
-      .join('  ')
-      .trimEnd(),
-  );
+  return rows.flatMap((row) => {
+    const lead = row
+      .slice(0, -1)
+      .map((cell, i) => cell.padEnd(widths[i] ?? 0))
+      .join('  ');
+    const start = lead === '' ? 0 : lead.length + 2;
+    const last = row.at(-1) ?? '';
+    // Past the width, the last column wraps under itself.
+    const room = width === undefined ? Number.POSITIVE_INFINITY : Math.max(width - start, 30);
+    const [first = '', ...more] = wrapText(last, room);
+    return [
+      `${lead === '' ? '' : `${lead}  `}${first}`.trimEnd(),
+      ...more.map((line) => `${' '.repeat(start)}${line}`),
+    ];
+  });
 }
 
-function problemRows(problems: readonly Problem[]): string[][] {
+/** Words into lines of at most `width` characters (a longer word stands alone on its line). */
+export function wrapText(text: string, width: number): string[] {
+  if (text.length <= width) return [text];
+  const lines: string[] = [];
+  let line = '';
+  for (const word of text.split(' ')) {
+    if (line !== '' && line.length + 1 + word.length > width) {
+      lines.push(line);
+      line = word;
+    } else line = line === '' ? word : `${line} ${word}`;
+  }
+  lines.push(line);
+  return lines;
+}
+
+/** The terminal width the report is laid out for. */
+const COLUMNS = 100;
+
+/** Each problem as an aligned head line (state, severity, code, target), its message wrapped below. */
+function problemLines(problems: readonly Problem[]): string[] {
+  const heads = table([
+    ['STATE', 'SEVERITY', 'CODE', 'TARGET'],
+    ...problems.map((p) => [p.state, p.severity, p.code, p.target]),
+  ]);
   return [
-    ['STATE', 'SEVERITY', 'CODE', 'TARGET', 'MESSAGE'],
-    ...problems.map((p) => [
-      p.state,
-      p.severity,
-      p.code,
-      p.target,
-      p.because ? `${p.message} (${p.because})` : p.message,
+    heads[0] as string,
+    ...problems.flatMap((p, i) => [
+      heads[i + 1] as string,
+      ...wrapText(p.because ? `${p.message} (${p.because})` : p.message, COLUMNS - 10).map((l) => `  ${l}`),
     ]),
   ];
 }
@@ -59,20 +88,31 @@ function actionRows(done: readonly DoneAction[]): string[][] {
 /** A report as a person reads it: the diagnosis, steps, what was found and done, how to fix the rest. */
 export function formatReport(report: Report): string {
   const summary = summarize(report);
-  const lines = [`${report.runbook} on ${report.cluster} (${report.mode}): ${summary.diagnosis}`];
+  const lines = wrapText(
+    `${report.runbook} on ${report.cluster} (${report.mode}): ${summary.diagnosis}`,
+    COLUMNS,
+  );
   for (const step of report.steps)
-    lines.push(`  ${STEP_MARK[step.status]}  ${step.id.padEnd(24)} ${step.summary}`);
+    lines.push(...table([[`  ${STEP_MARK[step.status]}`, step.id.padEnd(22), step.summary]], COLUMNS));
   if (summary.found.length > 0)
     lines.push(
       '',
       `  Found (${countsText(summary)}):`,
-      ...table(problemRows(summary.found)).map((l) => `    ${l}`),
+      ...problemLines(summary.found).map((l) => `    ${l}`),
     );
   const done = report.steps.flatMap((s) => s.done);
-  if (done.length > 0) lines.push('', '  Actions:', ...table(actionRows(done)).map((l) => `    ${l}`));
+  if (done.length > 0)
+    lines.push('', '  Actions:', ...table(actionRows(done), COLUMNS - 4).map((l) => `    ${l}`));
   const fixes = [...new Set(summary.open.flatMap((p) => (p.fix ? [p.fix] : [])))];
   if (fixes.length > 0)
-    lines.push('', '  How to fix:', ...fixes.map((fix) => `    - ${fix}`), `    (runbook: ${summary.docs})`);
+    lines.push(
+      '',
+      '  How to fix:',
+      ...fixes.flatMap((fix) =>
+        wrapText(fix, COLUMNS - 6).map((line, i) => `${i === 0 ? '    - ' : '      '}${line}`),
+      ),
+      `    (runbook: ${summary.docs})`,
+    );
   lines.push(
     '',
     `  Verdict: ${summary.verdictWord}: ${VERDICT_MEANING[report.verdict]} (${report.timings.durationMs} ms)`,

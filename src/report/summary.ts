@@ -96,9 +96,12 @@ function stateOf(
     const verified = report.mode !== 'dry-run' && !stillListed.has(problemKey(finding));
     return verified ? { state: 'fixed' } : { state: 'open', because: 'acted on, but still found' };
   }
-  const because = action.detail;
   const state: ProblemState = action.outcome === 'planned' ? 'planned' : 'blocked';
-  return because ? { state, because } : { state };
+  // The actuator's words, unless the finding already says them (or a dry run's plan is all they say).
+  const because = action.detail;
+  const said =
+    !because || finding.message.includes(because) || (state === 'planned' && report.mode === 'dry-run');
+  return said ? { state } : { state, because };
 }
 
 function counted(n: number, [one, many]: [string, string]): string {
