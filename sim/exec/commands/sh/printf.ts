@@ -36,9 +36,9 @@ export function printf(args: string[]): PrintfResult {
     for (let i = 0; i < format.length; i++) {
       const ch = format[i] as string;
       if (ch === '\\') {
-        const escape = format[i + 1];
-        const replacement = escape === undefined ? '\\' : ESCAPES[escape];
-        if (replacement === undefined) throw new ShellUnsupported(`the printf escape \\${escape}`);
+        const escaped = format[i + 1];
+        const replacement = escaped === undefined ? '\\' : ESCAPES[escaped];
+        if (replacement === undefined) throw new ShellUnsupported(`the printf escape \\${escaped}`);
         output += replacement;
         i++;
       } else if (ch === '%') {
