@@ -10,6 +10,7 @@ import { timeout } from './commands/coreutils/timeout.ts';
 import { hasBinary } from './commands/fs/binaries.ts';
 import { lookupPath } from './commands/fs/container-fs.ts';
 import { iptablesLegacySave, iptablesNftSave, iptablesSaveWrapper } from './commands/iptables/cli.ts';
+import { sh } from './commands/sh/cli.ts';
 import { ExecStartError } from './start-error.ts';
 import type { AgentProgram, CommandContext, CommandIO, Program } from './types.ts';
 
@@ -19,6 +20,7 @@ const BASIC_PROGRAMS: Record<string, Program> = {
   echo,
   false: falseProgram,
   hostname,
+  sh,
   true: trueProgram,
 };
 

@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { readAgentFacts } from '../../../runbooks/cgroup-root-hooks/agent-facts.ts';
+import { agentFactsScript, readAgentFacts } from '../../../runbooks/cgroup-root-hooks/agent-facts.ts';
+import { sh } from '../../../sim/exec/commands/sh/cli.ts';
+import type { CommandContext, CommandIO } from '../../../sim/exec/types.ts';
 import { type AgentPod, type ExecResult, KubeError } from '../../../src/cluster/types.ts';
+import { fixtureCluster, run } from '../../sim/exec/fixtures.ts';
 import { AGENT, ROOT } from './agent-fixture.ts';
 
 const TEXT_TREE = `CgroupPath\nID       AttachType      AttachFlags     Name\n${ROOT}\n7        connect4        multi           cil_sock4_conne\n`;
@@ -16,18 +19,55 @@ function failed(stderr: string, exitCode = 255): ExecResult {
   return { stdout: Buffer.alloc(0), stderr: Buffer.from(stderr), exitCode };
 }
 
-/** An agent that answers each command line from a table, and remembers what it was asked. */
+/** Runs a command line from the table as a program would: its streams, then its status. */
+function answerProgram(answer: ExecResult, io: CommandIO): number {
+  io.stdout(answer.stdout);
+  io.stderr(answer.stderr);
+  return answer.exitCode;
+}
+
+/**
+ * An agent that answers each command line from a table, and remembers what it was asked. A
+ * `sh -c` script runs through the simulator's shell, each command in it answered from the table
+ * (and remembered), as /bin/sh in the agent image would run it.
+ */
 function agentAnswering(answers: Record<string, Answer>) {
   const asked: string[] = [];
-  const exec = async (_agent: AgentPod, command: string[]): Promise<ExecResult> => {
+  const execs: string[][] = [];
+  const answerFor = (command: string[]): Answer => {
     const line = command.join(' ');
     asked.push(line);
     const answer = answers[line];
     if (answer === undefined) throw new Error(`unexpected command ${line}`);
+    return answer;
+  };
+  const exec = async (_agent: AgentPod, command: string[]): Promise<ExecResult> => {
+    execs.push(command);
+    if (command[0] === 'sh' && answers[command.join(' ')] === undefined) {
+      const out: Buffer[] = [];
+      const err: Buffer[] = [];
+      const io: CommandIO = {
+        stdout: (chunk) => out.push(Buffer.from(chunk)),
+        stderr: (chunk) => err.push(Buffer.from(chunk)),
+        signal: AbortSignal.timeout(5_000),
+      };
+      const exitCode = await sh({
+        ctx: {} as CommandContext,
+        argv: command,
+        io,
+        run: async (argv, childIo) => {
+          const answer = answerFor(argv);
+          if (answer instanceof Error) throw answer;
+          return answerProgram(answer, childIo);
+        },
+      });
+      return { stdout: Buffer.concat(out), stderr: Buffer.concat(err), exitCode };
+    }
+    const answer = answerFor(command);
     if (answer instanceof Error) throw answer;
     return answer;
   };
-  return { exec, asked };
+  return { exec, asked, execs };
 }
 
 const SIGNALS = {
@@ -36,26 +76,43 @@ const SIGNALS = {
 };
 
 describe('readAgentFacts', () => {
-  it('reads both signals and the JSON walk', async () => {
+  it('reads both signals and the JSON walk in one exec', async () => {
     const agent = agentAnswering({ ...SIGNALS, [`bpftool -j cgroup tree ${ROOT}`]: ok(JSON_TREE) });
     const facts = await readAgentFacts(agent, AGENT, ROOT);
-    expect(facts).toMatchObject({ root: ROOT, inode: 1, namespace: { host: true } });
+    expect(facts).toMatchObject({ root: ROOT, inode: 1, namespace: { host: true, inode: 4026531835 } });
     expect(facts.tree.socketHooks).toEqual([
       { hook: 'connect4', cgroup: ROOT, programId: 9, name: 'cil_sock4_connect' },
     ]);
-    expect(agent.asked).not.toContain(`bpftool cgroup tree ${ROOT}`);
+    expect(agent.execs).toEqual([['sh', '-c', agentFactsScript(ROOT)]]);
+    expect(agent.asked).toEqual([
+      `stat -c %i ${ROOT}`,
+      'readlink /proc/self/ns/cgroup',
+      `bpftool -j cgroup tree ${ROOT}`,
+    ]);
   });
 
-  it.each([
-    ['fails', failed("Error: unrecognized option '-j'")],
-    ['prints what does not parse', ok('{"cgroup": ')],
-  ])('falls back to the text walk when the JSON one %s', async (_what, json) => {
+  it('falls back to the text walk inside the same exec when bpftool -j fails', async () => {
     const agent = agentAnswering({
       ...SIGNALS,
-      [`bpftool -j cgroup tree ${ROOT}`]: json,
+      [`bpftool -j cgroup tree ${ROOT}`]: failed("Error: unrecognized option '-j'"),
       [`bpftool cgroup tree ${ROOT}`]: ok(TEXT_TREE),
     });
     expect((await readAgentFacts(agent, AGENT, ROOT)).tree.socketHooks.map((p) => p.programId)).toEqual([7]);
+    expect(agent.execs).toHaveLength(1);
+    expect(agent.asked).toContain(`bpftool cgroup tree ${ROOT}`);
+  });
+
+  it('runs the text walk as a second exec when the JSON one prints what does not parse', async () => {
+    const agent = agentAnswering({
+      ...SIGNALS,
+      [`bpftool -j cgroup tree ${ROOT}`]: ok('{"cgroup": '),
+      [`bpftool cgroup tree ${ROOT}`]: ok(TEXT_TREE),
+    });
+    expect((await readAgentFacts(agent, AGENT, ROOT)).tree.socketHooks.map((p) => p.programId)).toEqual([7]);
+    expect(agent.execs).toEqual([
+      ['sh', '-c', agentFactsScript(ROOT)],
+      ['bpftool', 'cgroup', 'tree', ROOT],
+    ]);
   });
 
   it('fails with what bpftool said when neither form works', async () => {
@@ -70,19 +127,78 @@ describe('readAgentFacts', () => {
 
   it('does not retry an exec the API refused', async () => {
     const forbidden = new KubeError('forbidden', 'create', 'pods/exec', 'no');
-    const agent = agentAnswering({ ...SIGNALS, [`bpftool -j cgroup tree ${ROOT}`]: forbidden });
+    const agent = agentAnswering({ [`sh -c ${agentFactsScript(ROOT)}`]: forbidden });
     await expect(readAgentFacts(agent, AGENT, ROOT)).rejects.toBe(forbidden);
-    expect(agent.asked).not.toContain(`bpftool cgroup tree ${ROOT}`);
+    expect(agent.execs).toHaveLength(1);
   });
 
-  it('fails on a stat that cannot see the root, naming the command', async () => {
+  it('fails on a stat that cannot see the root, naming the command and what it said', async () => {
     const agent = agentAnswering({
       ...SIGNALS,
       [`stat -c %i ${ROOT}`]: failed(`stat: cannot statx '${ROOT}': No such file or directory`, 1),
       [`bpftool -j cgroup tree ${ROOT}`]: ok(JSON_TREE),
     });
     await expect(readAgentFacts(agent, AGENT, ROOT)).rejects.toThrow(
-      `stat -c %i ${ROOT}: stat: cannot statx`,
+      `stat -c %i ${ROOT}: stat: cannot statx '${ROOT}': No such file or directory`,
     );
+  });
+
+  it('names the exit code when a failing command says nothing', async () => {
+    const agent = agentAnswering({
+      ...SIGNALS,
+      'readlink /proc/self/ns/cgroup': failed('', 1),
+      [`bpftool -j cgroup tree ${ROOT}`]: ok(JSON_TREE),
+    });
+    await expect(readAgentFacts(agent, AGENT, ROOT)).rejects.toThrow(
+      'readlink /proc/self/ns/cgroup: exit code 1',
+    );
+  });
+
+  it('passes a root with a quote and spaces to each command as one argument', async () => {
+    const root = "/run/cilium/it's a cgroup";
+    const tree = `[{"cgroup":"${root}","programs":[{"id":9,"attach_type":"cgroup_inet4_connect","attach_flags":"multi","name":"cil_sock4_connect"}]}]\n`;
+    const agent = agentAnswering({
+      [`stat -c %i ${root}`]: ok('1\n'),
+      'readlink /proc/self/ns/cgroup': ok('cgroup:[4026531835]\n'),
+      [`bpftool -j cgroup tree ${root}`]: ok(tree),
+    });
+    const facts = await readAgentFacts(agent, AGENT, root);
+    expect(facts.tree.socketHooks.map((p) => p.cgroup)).toEqual([root]);
+    expect(agentFactsScript(root)).toContain(`stat -c %i '/run/cilium/it'\\''s a cgroup'`);
+  });
+
+  it('reports what sh said when the script does not run at all', async () => {
+    const agent = agentAnswering({
+      [`sh -c ${agentFactsScript(ROOT)}`]: {
+        stdout: Buffer.alloc(0),
+        stderr: Buffer.alloc(0),
+        exitCode: 1,
+        message:
+          'OCI runtime exec failed: exec failed: unable to start container process: exec: "sh": executable file not found in $PATH: unknown',
+      },
+    });
+    await expect(readAgentFacts(agent, AGENT, ROOT)).rejects.toThrow(
+      /^sh -c \(stat -c %i .*executable file not found/,
+    );
+  });
+});
+
+describe('agentFactsScript against the simulated agent', () => {
+  it('gets the three facts from the simulator in one sh -c', async () => {
+    const result = await run(fixtureCluster(), ['sh', '-c', agentFactsScript(ROOT)]);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/\n@@responder begin stat\n1\n\n@@responder end stat 0\n/);
+    expect(result.stdout).toMatch(/\n@@responder end tree-json 0\n$/);
+    expect(result.stdout).not.toContain('tree-text');
+  });
+
+  it('runs every section on a root the agent does not have, each with its status', async () => {
+    const missing = '/run/cilium/nope';
+    const result = await run(fixtureCluster(), ['sh', '-c', agentFactsScript(missing)]);
+    expect(result.stdout).toContain('\n@@responder end stat 1\n');
+    expect(result.stdout).toContain('\n@@responder end readlink 0\n');
+    expect(result.stdout).toMatch(/\n@@responder end tree-json [1-9]\d*\n/);
+    expect(result.stdout).toMatch(/\n@@responder end tree-text [1-9]\d*\n$/);
+    expect(result.stderr).toContain(`\n@@responder begin stat\nstat: cannot statx '${missing}'`);
   });
 });

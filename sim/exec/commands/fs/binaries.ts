@@ -6,6 +6,7 @@ const INSTALL_DIRS: Record<string, string> = {
   echo: '/usr/bin',
   false: '/usr/bin',
   hostname: '/usr/bin',
+  sh: '/usr/bin',
   true: '/usr/bin',
   readlink: '/usr/bin',
   stat: '/usr/bin',
@@ -21,7 +22,7 @@ const INSTALL_DIRS: Record<string, string> = {
 };
 
 /** What every container has; everything else exists only in the agent image. */
-const EVERYWHERE = new Set(['cat', 'echo', 'false', 'hostname', 'true']);
+const EVERYWHERE = new Set(['cat', 'echo', 'false', 'hostname', 'sh', 'true']);
 
 /** Whether the container has this executable; the agent's CLI name depends on the Cilium release. */
 export function hasBinary(ctx: CommandContext, name: string): boolean {
