@@ -1,6 +1,6 @@
 import type { AgentPod, CiliumFacade, ExecResult } from '../../src/cluster/types.ts';
-import { parseCgroupNamespace, parseInode } from './cgroup-signals.ts';
-import { type CgroupTree, parseCgroupTree } from './cgroup-tree.ts';
+import { parseCgroupNamespace, parseInode, ROOT_CGROUP_INODE } from './cgroup-signals.ts';
+import { type CgroupTree, parseCgroupShow, parseCgroupTree } from './cgroup-tree.ts';
 import { failureText } from './command-output.ts';
 import type { AgentCgroupFacts } from './placement.ts';
 
@@ -15,7 +15,7 @@ export function shellQuote(word: string): string {
   return `'${word.replaceAll("'", `'\\''`)}'`;
 }
 
-type Section = 'stat' | 'readlink' | 'tree-json' | 'tree-text';
+type Section = 'stat' | 'readlink' | 'show-json' | 'show-text';
 
 /** Before a command: its marker on both streams, so each stream can be cut per command. */
 function begin(section: Section): string {
@@ -29,15 +29,17 @@ function end(section: Section): string {
 
 /**
  * One `sh -c` that prints all three facts, each command's output between markers with its exit
- * status after it: the stat, the namespace link, and the walk, as JSON or, when bpftool -j fails,
- * as text. One exec (one WebSocket and TLS connection) per agent instead of three or four.
+ * status after it: the stat, the namespace link, and the programs on the cgroup root (`bpftool
+ * cgroup show`), as JSON or, when bpftool -j fails, as text. One exec (one WebSocket and TLS
+ * connection) per agent instead of three or four, and the root's few programs instead of a walk
+ * over every container scope (about 26 KB each on a busy node).
  */
 export function agentFactsScript(root: string): string {
   const path = shellQuote(root);
   return [
     `${begin('stat')}; stat -c %i ${path}; ${end('stat')}`,
     `${begin('readlink')}; readlink /proc/self/ns/cgroup; ${end('readlink')}`,
-    `${begin('tree-json')}; bpftool -j cgroup tree ${path} && ${end('tree-json')} || { ${end('tree-json')}; ${begin('tree-text')}; bpftool cgroup tree ${path}; ${end('tree-text')}; }`,
+    `${begin('show-json')}; bpftool -j cgroup show ${path} && ${end('show-json')} || { ${end('show-json')}; ${begin('show-text')}; bpftool cgroup show ${path}; ${end('show-text')}; }`,
   ].join('\n');
 }
 
@@ -83,33 +85,54 @@ function stdoutOf(result: ExecResult, section: Section, command: string): string
   throw new Error(`${command}: ${said}`);
 }
 
-/**
- * The walk from the agent's cgroup root: JSON first, the text form when JSON fails (in the same
- * script) or prints what does not parse (one more exec, of the text form alone).
- */
-async function cgroupTree(
+/** A bpftool listing as a tree: JSON first, the text form when JSON fails or does not parse. */
+async function listing(
+  cilium: AgentExec,
+  agent: AgentPod,
+  command: 'show' | 'tree',
+  root: string,
+  parse: (output: string) => CgroupTree,
+): Promise<CgroupTree> {
+  const json = await cilium.exec(agent, ['bpftool', '-j', 'cgroup', command, root]);
+  if (json.exitCode === 0) {
+    try {
+      return parse(json.stdout.toString());
+    } catch {
+      // Fall through to the text form, whose parser reports what is wrong if it fails too.
+    }
+  }
+  const text = ['bpftool', 'cgroup', command, root];
+  const result = await cilium.exec(agent, text);
+  if (result.exitCode === 0) return parse(result.stdout.toString());
+  throw new Error(`${text.join(' ')}: ${failureText(result)}`);
+}
+
+/** The programs on the root, from the script: JSON, or the text form when -j failed in it. */
+async function rootPrograms(
   cilium: AgentExec,
   agent: AgentPod,
   root: string,
   result: ExecResult,
 ): Promise<CgroupTree> {
-  const textCommand = ['bpftool', 'cgroup', 'tree', root];
-  const json = sectionOf(result, 'tree-json');
+  const parse = (output: string) => parseCgroupShow(output, root);
+  const json = sectionOf(result, 'show-json');
   if (json?.exitCode === 0) {
     try {
-      return parseCgroupTree(json.stdout);
+      return parse(json.stdout);
     } catch {
-      // Fall through to the text form, whose parser reports what is wrong if it fails too.
+      // JSON that does not parse: ask for the text form alone (one more exec).
+      return listing(cilium, agent, 'show', root, parse);
     }
-    const text = await cilium.exec(agent, textCommand);
-    if (text.exitCode === 0) return parseCgroupTree(text.stdout.toString());
-    throw new Error(`${textCommand.join(' ')}: ${failureText(text)}`);
   }
-  if (!json) stdoutOf(result, 'tree-json', `bpftool -j cgroup tree ${root}`);
-  return parseCgroupTree(stdoutOf(result, 'tree-text', textCommand.join(' ')));
+  if (!json) stdoutOf(result, 'show-json', `bpftool -j cgroup show ${root}`);
+  return parse(stdoutOf(result, 'show-text', `bpftool cgroup show ${root}`));
 }
 
-/** Both signals from inside the agent container, and the walk from its cgroup root, in one exec. */
+/**
+ * Both signals from inside the agent container and the programs on its cgroup root, in one exec.
+ * On the host's root (inode 1) without Cilium's hooks, the whole walk follows (one more exec, on
+ * broken nodes only), to say whether the hooks sit on a sub-cgroup or nowhere.
+ */
 export async function readAgentFacts(
   cilium: AgentExec,
   agent: AgentPod,
@@ -118,6 +141,10 @@ export async function readAgentFacts(
   const result = await cilium.exec(agent, ['sh', '-c', agentFactsScript(root)]);
   const inode = parseInode(stdoutOf(result, 'stat', `stat -c %i ${root}`));
   const namespace = parseCgroupNamespace(stdoutOf(result, 'readlink', 'readlink /proc/self/ns/cgroup'));
-  const tree = await cgroupTree(cilium, agent, root, result);
+  const onRoot = await rootPrograms(cilium, agent, root, result);
+  const tree =
+    inode === ROOT_CGROUP_INODE && onRoot.socketHooks.length === 0
+      ? await listing(cilium, agent, 'tree', root, parseCgroupTree)
+      : onRoot;
   return { agent, root, inode, namespace, tree };
 }

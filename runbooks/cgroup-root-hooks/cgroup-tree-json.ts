@@ -18,21 +18,39 @@ const CGROUP = z.object({ cgroup: z.string().min(1), programs: z.array(PROGRAM) 
 /** p_err in JSON mode: `{"error": ...}` alone, or as the last element of a walk it cut short. */
 const BPFTOOL_ERROR = z.object({ error: z.string() });
 
-/** The JSON form: `[{"cgroup": path, "programs": [{"id", "attach_type", "attach_flags", "name"}]}]`. */
-export function parseTreeJson(output: string): CgroupEntry[] {
-  const value = parseJsonOutput(output, COMMAND);
+type JsonProgram = z.infer<typeof PROGRAM>;
+
+function programOf(program: JsonProgram): CgroupEntry['programs'][number] {
+  return {
+    id: program.id,
+    attachType: typeof program.attach_type === 'number' ? `type ${program.attach_type}` : program.attach_type,
+    attachFlags: program.attach_flags,
+    name: program.name,
+  };
+}
+
+/** A bpftool JSON stream, with bpftool's own error (alone, or ending a cut-short walk) thrown. */
+function bpftoolJsonOf(output: string, command: string): unknown {
+  const value = parseJsonOutput(output, command);
   for (const item of Array.isArray(value) ? value : [value]) {
     const error = BPFTOOL_ERROR.safeParse(item);
     if (error.success) throw new Error(`bpftool: ${error.data.error}`);
   }
+  return value;
+}
+
+/** The JSON form: `[{"cgroup": path, "programs": [{"id", "attach_type", "attach_flags", "name"}]}]`. */
+export function parseTreeJson(output: string): CgroupEntry[] {
+  const value = bpftoolJsonOf(output, COMMAND);
   return validateOutput(z.array(CGROUP), value, COMMAND).map((entry) => ({
     path: entry.cgroup,
-    programs: entry.programs.map((program) => ({
-      id: program.id,
-      attachType:
-        typeof program.attach_type === 'number' ? `type ${program.attach_type}` : program.attach_type,
-      attachFlags: program.attach_flags,
-      name: program.name,
-    })),
+    programs: entry.programs.map(programOf),
   }));
+}
+
+/** `bpftool -j cgroup show PATH`: that one cgroup's programs, `[{"id", "attach_type", ...}]`. */
+export function parseShowJson(output: string, path: string): CgroupEntry[] {
+  const command = `bpftool -j cgroup show ${path}`;
+  const programs = validateOutput(z.array(PROGRAM), bpftoolJsonOf(output, command), command);
+  return programs.length > 0 ? [{ path, programs: programs.map(programOf) }] : [];
 }

@@ -24,9 +24,12 @@ function programOf(id: number, columns: string[], lineNumber: number, line: stri
   return { id, attachType, attachFlags, name: columns[next] ?? '' };
 }
 
-/** The text form: header lines, then each cgroup path on its own line followed by its programs. */
-export function parseTreeText(output: string): CgroupEntry[] {
-  const cgroups: CgroupEntry[] = [];
+/**
+ * The text form: header lines, then each cgroup path on its own line followed by its programs.
+ * `show` output has no path line: its programs belong to `shownPath`.
+ */
+export function parseTreeText(output: string, shownPath?: string): CgroupEntry[] {
+  const cgroups: CgroupEntry[] = shownPath === undefined ? [] : [{ path: shownPath, programs: [] }];
   for (const [index, raw] of output.split('\n').entries()) {
     const line = raw.trimEnd();
     const lineNumber = index + 1;
@@ -46,4 +49,13 @@ export function parseTreeText(output: string): CgroupEntry[] {
   const empty = cgroups.find((cgroup) => cgroup.programs.length === 0);
   if (empty) throw new Error(`bpftool cgroup tree lists ${empty.path} without programs (truncated output?)`);
   return cgroups;
+}
+
+/** `bpftool cgroup show PATH`: the header, then that one cgroup's programs, unindented. */
+export function parseShowText(output: string, path: string): CgroupEntry[] {
+  const lines = output.split('\n').map((line) => line.trimEnd());
+  if (!lines.some((line) => COLUMN_HEADER.test(line) || PROGRAM_LINE.test(line)))
+    throw new Error(`bpftool cgroup show ${path} printed neither its header nor a program (cut short?)`);
+  const body = lines.filter((line) => line !== '' && line !== PATH_HEADER && !COLUMN_HEADER.test(line));
+  return body.length === 0 ? [] : parseTreeText(output, path);
 }

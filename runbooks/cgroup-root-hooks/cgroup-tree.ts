@@ -1,6 +1,6 @@
 import type { CgroupEntry } from './cgroup-entry.ts';
-import { parseTreeJson } from './cgroup-tree-json.ts';
-import { parseTreeText } from './cgroup-tree-text.ts';
+import { parseShowJson, parseTreeJson } from './cgroup-tree-json.ts';
+import { parseShowText, parseTreeText } from './cgroup-tree-text.ts';
 
 export type { CgroupEntry, CgroupProgram } from './cgroup-entry.ts';
 
@@ -43,5 +43,18 @@ export function parseCgroupTree(output: string): CgroupTree {
   if (trimmed === '') throw new Error('bpftool cgroup tree printed nothing');
   const cgroups =
     trimmed.startsWith('[') || trimmed.startsWith('{') ? parseTreeJson(trimmed) : parseTreeText(output);
+  return { cgroups, socketHooks: socketHooksOf(cgroups) };
+}
+
+/**
+ * Parses `bpftool cgroup show PATH` (text or `-j`): the programs attached to that one cgroup, as a
+ * CgroupTree of at most that cgroup. Output without a header or a program (nothing, an error) throws.
+ */
+export function parseCgroupShow(output: string, path: string): CgroupTree {
+  const trimmed = output.trim();
+  const cgroups =
+    trimmed.startsWith('[') || trimmed.startsWith('{')
+      ? parseShowJson(trimmed, path)
+      : parseShowText(output, path);
   return { cgroups, socketHooks: socketHooksOf(cgroups) };
 }

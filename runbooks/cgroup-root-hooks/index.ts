@@ -10,7 +10,7 @@ export type {
   CgroupTree,
   SocketHookPlacement,
 } from './cgroup-tree.ts';
-export { parseCgroupTree } from './cgroup-tree.ts';
+export { parseCgroupShow, parseCgroupTree } from './cgroup-tree.ts';
 export { parseSocketLbStatus } from './socket-lb.ts';
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseCgroupTree } from '../../../runbooks/cgroup-root-hooks/index.ts';
+import { parseCgroupShow, parseCgroupTree } from '../../../runbooks/cgroup-root-hooks/index.ts';
 import { SOCKET_LB_HOOKS } from '../../../runbooks/cgroup-root-hooks/socket-hooks.ts';
 import type { AttachTypeSpelling } from '../../../sim/agent-state.ts';
 import { AGENT_SCOPE, type AgentOverrides, fixtureCluster, run } from '../../sim/exec/fixtures.ts';
@@ -256,5 +256,42 @@ describe('parseCgroupTree: nothing, or nothing readable', () => {
     ],
   ])('throws on %s', (_what, output, message) => {
     expect(() => parseCgroupTree(output)).toThrow(message);
+  });
+});
+
+describe('parseCgroupShow (bpftool cgroup show ROOT)', () => {
+  const root = '/run/cilium/cgroupv2';
+
+  it("reads the root's programs in text and JSON, unnamed ones too", () => {
+    const text = parseCgroupShow(
+      `${HEADER}2424     connect4\n2425     sendmsg6        multi           cil_sock6_sendm\n`,
+      root,
+    );
+    expect(text.socketHooks.map((p) => [p.hook, p.cgroup, p.programId])).toEqual([
+      ['connect4', root, 2424],
+      ['sendmsg6', root, 2425],
+    ]);
+    const json = parseCgroupShow(
+      '[{"id":9,"attach_type":"cgroup_inet4_connect","attach_flags":"multi","name":"cil_sock4_connect"}]',
+      root,
+    );
+    expect(json.socketHooks.map((p) => p.hook)).toEqual(['connect4']);
+  });
+
+  it('reads a header alone, or [], as a root with no programs', () => {
+    expect(parseCgroupShow(HEADER, root)).toEqual({ cgroups: [], socketHooks: [] });
+    expect(parseCgroupShow('[]', root)).toEqual({ cgroups: [], socketHooks: [] });
+  });
+
+  it.each([
+    ['nothing', '', /printed neither its header nor a program/],
+    ["bpftool's JSON error", '{"error":"can\'t query cgroup"}', /bpftool: can't query cgroup/],
+    [
+      'a line that is not a program',
+      `${HEADER}Error: bad\n`,
+      /line 3: neither a cgroup path nor a program: "Error: bad"/,
+    ],
+  ])('throws on %s', (_what, output, message) => {
+    expect(() => parseCgroupShow(output, root)).toThrow(message);
   });
 });
