@@ -22,7 +22,8 @@ describe('every runbook, rendered', () => {
     broken = await startScenario(['all']);
     healthy = await startScenario(['healthy']);
     for (const mode of ['dry-run', 'auto'] as Mode[])
-      for (const runbook of RUNBOOKS) reports.push(await runRunbook({ runbook, access: broken.access, mode }));
+      for (const runbook of RUNBOOKS)
+        reports.push(await runRunbook({ runbook, access: broken.access, mode }));
     for (const runbook of RUNBOOKS)
       reports.push(await runRunbook({ runbook, access: healthy.access, mode: 'dry-run' }));
   }, 120_000);
