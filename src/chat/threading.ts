@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import type { RunSummary } from '../report/summary.ts';
 import type { ThreadRef } from '../store/types.ts';
 import { countsText } from './report-summary.ts';
@@ -14,14 +13,9 @@ export type ThreadDecision =
   | { kind: 'update'; reply?: string; next: Pick<ThreadRef, 'problem' | 'state'> }
   | { kind: 'new'; next: Pick<ThreadRef, 'problem' | 'state'> };
 
-/** What is open, by finding kind (codes), hashed; empty when nothing is open. */
-export function problemOf(summary: Pick<RunSummary, 'open' | 'cluster' | 'runbook'>): string {
-  const codes = [...new Set(summary.open.map((problem) => problem.code))].sort();
-  if (codes.length === 0) return '';
-  return createHash('sha256')
-    .update([summary.cluster, summary.runbook, ...codes].join('\u0000'))
-    .digest('hex')
-    .slice(0, 16);
+/** What is open, by finding kind (codes, sorted): kept in the index; empty when nothing is open. */
+export function problemOf(summary: Pick<RunSummary, 'open'>): string {
+  return [...new Set(summary.open.map((problem) => problem.code))].sort().join(',');
 }
 
 function stateOf(summary: RunSummary): string {
