@@ -1,6 +1,7 @@
-import { Agent, type RequestOptions } from 'node:https';
+import type { RequestOptions } from 'node:https';
 import { createSecureContext } from 'node:tls';
 import type { KubeConfig } from '@kubernetes/client-node';
+import { PreconnectAgent } from './preconnect-agent.ts';
 
 /** TLS, proxy and credentials for one request or exec upgrade to the cluster. */
 export type ConnectionOptions = () => Promise<RequestOptions>;
@@ -26,15 +27,17 @@ const sameMaterial = (a: Material, b: Material) =>
  * context and one keep-alive agent, rebuilt only when that material changes. Every exec is a new
  * connection: through the shared agent it resumes a cached TLS session instead of parsing the CA
  * and doing a full handshake and certificate check again, which at 5,000 agents is most of the
- * fan-out's time. A proxy keeps the kubeconfig's own agent; plain http the global one.
+ * fan-out's time; during a fan-out the next connections open while earlier execs wait (see
+ * PreconnectAgent). A proxy keeps the kubeconfig's own agent; plain http the global one.
  */
 export function clusterConnection(kc: KubeConfig, token?: () => Promise<string>): ConnectionOptions {
-  let shared: { material: Material; agent: Agent } | undefined;
-  const agentFor = (material: Material): Agent => {
+  let shared: { material: Material; agent: PreconnectAgent } | undefined;
+  const agentFor = (material: Material): PreconnectAgent => {
     if (shared && sameMaterial(shared.material, material)) return shared.agent;
     shared?.agent.destroy();
-    // As node's global agent, with the cluster's TLS: keep-alive, idle sockets closed after 5 s.
-    const agent = new Agent({
+    // As node's global agent, with the cluster's TLS: keep-alive, idle sockets closed after 5 s;
+    // spare connections opened ahead of an exec fan-out.
+    const agent = new PreconnectAgent({
       keepAlive: true,
       scheduling: 'lifo',
       timeout: 5_000,

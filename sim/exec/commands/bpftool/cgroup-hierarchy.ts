@@ -70,7 +70,37 @@ export function hostCgroupTree(cluster: SimCluster, agent: AgentState): Cgroup {
 
 const treeCache = new WeakMap<AgentState, { key: string; tree: Cgroup }>();
 
+/**
+ * The root is built at once and its children on first look: a healthy fan-out reads only the root
+ * (`stat` and `bpftool cgroup show` of the cgroup mount), and building every pod's scopes for 5,000
+ * nodes would cost the simulator more than the execs it serves.
+ */
 function buildHostCgroupTree(cluster: SimCluster, agent: AgentState): Cgroup {
+  const onRoot = agent.socketLB && agent.cgroup.mountIsHostRoot;
+  const programs = onRoot ? socketLbHooks(agent) : [];
+  let children: Cgroup[] | undefined;
+  return {
+    name: '',
+    programs,
+    get children() {
+      children ??= buildChildren(cluster, agent, !onRoot && agent.socketLB);
+      return children;
+    },
+  };
+}
+
+/** Cilium's socket-LB hooks with the ids the kernel gave them on this node. */
+function socketLbHooks(agent: AgentState): BpfProgram[] {
+  const base = 1000 + (stableNumber(agent.node) % 2000);
+  return SOCKET_LB_HOOKS.map((hook, i) => ({
+    id: base + (HOOK_ID_OFFSETS[i] as number),
+    type: hook.type,
+    flags: 'multi',
+    name: hook.name,
+  }));
+}
+
+function buildChildren(cluster: SimCluster, agent: AgentState, hooksOnAgentScope: boolean): Cgroup[] {
   const root: Cgroup = { name: '', programs: [], children: [] };
   let nextId = 4;
   const attach = (cgroup: Cgroup, type: AttachType, name: string) =>
@@ -87,16 +117,8 @@ function buildHostCgroupTree(cluster: SimCluster, agent: AgentState): Cgroup {
   }
   const agentScope = ensure(root, agent.cgroup.containerPath);
   if (agentScope.programs.length === 0) attach(agentScope, 'device', '');
-
-  if (agent.socketLB) {
-    const target = agent.cgroup.mountIsHostRoot ? root : agentScope;
-    const base = 1000 + (stableNumber(agent.node) % 2000);
-    for (const [i, hook] of SOCKET_LB_HOOKS.entries()) {
-      const id = base + (HOOK_ID_OFFSETS[i] as number);
-      target.programs.push({ id, type: hook.type, flags: 'multi', name: hook.name });
-    }
-  }
-  return root;
+  if (hooksOnAgentScope) agentScope.programs.push(...socketLbHooks(agent));
+  return root.children;
 }
 
 /** The cgroup at a host path, if it exists. */

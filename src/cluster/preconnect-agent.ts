@@ -1,0 +1,117 @@
+import { Agent, type AgentOptions, type RequestOptions } from 'node:https';
+import type { Duplex } from 'node:stream';
+import type { TLSSocket } from 'node:tls';
+
+export interface PreconnectOptions {
+  /** Connections kept opening ahead of demand while connections are opened in a burst. */
+  spares?: number;
+  /** A connection opened within this long of the previous one makes a burst. */
+  burstWindowMs?: number;
+  /** A spare not taken within this long is closed, and never handed out after it. */
+  spareIdleMs?: number;
+}
+
+interface Spare {
+  socket: TLSSocket;
+  openedAt: number;
+  forget: () => void;
+}
+
+const ignore = () => {};
+
+/**
+ * An https agent for exec fan-outs: every exec upgrade takes its connection for good, so each
+ * one would otherwise wait for TCP and TLS before it can even ask. While connections are opened in
+ * a burst, a few spares are kept opening in the background; the next upgrade takes one that is
+ * already connected (or nearly) and writes its request at once. Spares never keep the process
+ * alive and close after a short idle time. Every socket has Nagle's algorithm off: a request
+ * written on a connection that finished its handshake a moment ago would otherwise wait for the
+ * server's delayed ACK (40 ms on Linux).
+ */
+export class PreconnectAgent extends Agent {
+  readonly #spares = new Map<string, Spare[]>();
+  readonly #spareCount: number;
+  readonly #burstWindowMs: number;
+  readonly #spareIdleMs: number;
+  #lastOpenedAt = Number.NEGATIVE_INFINITY;
+
+  constructor(options: AgentOptions & PreconnectOptions = {}) {
+    const { spares = 2, burstWindowMs = 1_000, spareIdleMs = 2_000, ...agentOptions } = options;
+    super(agentOptions);
+    this.#spareCount = spares;
+    this.#burstWindowMs = burstWindowMs;
+    this.#spareIdleMs = spareIdleMs;
+  }
+
+  override createConnection(options: RequestOptions): Duplex | null | undefined {
+    const now = performance.now();
+    const inBurst = now - this.#lastOpenedAt < this.#burstWindowMs;
+    this.#lastOpenedAt = now;
+    const name = this.getName(options);
+    const spare = this.#take(name, now);
+    if (inBurst) this.#topUp(name, options);
+    return spare ?? this.#open(options);
+  }
+
+  override destroy(): void {
+    for (const spares of this.#spares.values()) for (const spare of spares) spare.socket.destroy();
+    this.#spares.clear();
+    super.destroy();
+  }
+
+  #open(options: RequestOptions): TLSSocket {
+    const socket = super.createConnection(options) as TLSSocket;
+    socket.setNoDelay(true);
+    return socket;
+  }
+
+  /** The oldest live spare, ready for a request; spares past their idle time are closed on the way. */
+  #take(name: string, now: number): TLSSocket | undefined {
+    const spares = this.#spares.get(name);
+    while (spares?.length) {
+      const spare = spares.shift() as Spare;
+      spare.forget();
+      // A frozen Lambda fires no timers: age is checked here too.
+      if (spare.socket.destroyed || now - spare.openedAt >= this.#spareIdleMs) {
+        spare.socket.destroy();
+        continue;
+      }
+      spare.socket.setTimeout(0);
+      spare.socket.ref();
+      return spare.socket;
+    }
+    return undefined;
+  }
+
+  #topUp(name: string, options: RequestOptions): void {
+    let spares = this.#spares.get(name);
+    if (!spares) {
+      spares = [];
+      this.#spares.set(name, spares);
+    }
+    const list = spares;
+    while (list.length < this.#spareCount) {
+      const socket = this.#open({ ...options });
+      const spare: Spare = {
+        socket,
+        openedAt: performance.now(),
+        forget: () => {
+          socket.off('error', ignore);
+          socket.off('close', drop);
+          socket.off('timeout', expire);
+        },
+      };
+      const drop = () => {
+        const at = list.indexOf(spare);
+        if (at >= 0) list.splice(at, 1);
+      };
+      const expire = () => socket.destroy();
+      // Until a request takes it, a spare's failure is nobody's: it just leaves the pool.
+      socket.on('error', ignore);
+      socket.once('close', drop);
+      socket.setTimeout(this.#spareIdleMs, expire);
+      socket.unref();
+      list.push(spare);
+    }
+  }
+}
