@@ -13,18 +13,20 @@ export interface ClusterConnector {
 }
 
 /**
- * Connects to configured clusters, once each. A `sim` cluster is started in this process on
- * first use, so a fresh clone's example config works with nothing else running; it lives as long
- * as the connector, and each connection to it is new, so a run never sees what an earlier run's
- * access read and kept (the agent pods, cilium-config) after the cluster changed.
+ * Connects to configured clusters, anew for every run, as the Lambda worker does: what one run's
+ * access read and kept (the agent pods, cilium-config, an EKS endpoint) is never what a later run
+ * in a long-lived `responder serve` sees after the cluster changed. A `sim` cluster is started in
+ * this process on first use, so a fresh clone's example config works with nothing else running;
+ * it lives as long as the connector.
  */
 export function clusterConnector(
   options: {
-    requestTimeoutMs?: number /** Options of every simulated cluster started here. */;
+    requestTimeoutMs?: number;
+    /** Options of every simulated cluster started here. */
     scenario?: ScenarioOptions;
   } = {},
 ): ClusterConnector {
-  const connections = new Map<string, Promise<ClusterAccess>>();
+  const timeout = options.requestTimeoutMs ? { requestTimeoutMs: options.requestTimeoutMs } : {};
   const starting = new Map<string, Promise<Sim>>();
   const sims = new Map<string, Sim>();
   function simFor(cluster: ClusterConfig, scenarios: string[]): Promise<Sim> {
@@ -46,23 +48,14 @@ export function clusterConnector(
     const sim = await simFor(cluster, scenarios);
     const access = await connect(
       { kind: 'sim', kubeconfig: sim.kubeconfig(), ciliumNamespace: cluster.ciliumNamespace },
-      { ...(options.requestTimeoutMs ? { requestTimeoutMs: options.requestTimeoutMs } : {}) },
+      timeout,
     );
     return { ...access, name: cluster.name };
   }
   return {
     connect(cluster) {
       if (cluster.sim) return openSim(cluster, cluster.sim.scenarios);
-      let connection = connections.get(cluster.name);
-      if (!connection) {
-        connection = connect(clusterRef(cluster), {
-          ...(options.requestTimeoutMs ? { requestTimeoutMs: options.requestTimeoutMs } : {}),
-        });
-        connections.set(cluster.name, connection);
-        // A failed connection is not kept: the next job tries again.
-        connection.catch(() => connections.delete(cluster.name));
-      }
-      return connection;
+      return connect(clusterRef(cluster), timeout);
     },
     simKubeconfig: (cluster) => sims.get(cluster)?.kubeconfig(),
     async close() {
