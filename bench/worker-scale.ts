@@ -53,6 +53,9 @@ async function runChild(bundle: string, mode: string, kubeconfig: string): Promi
  */
 const settle = () => (globalThis as { gc?: () => void }).gc?.();
 
+/** Interleaved rounds of the scan and the plain GET; each figure is their median. */
+const ROUNDS = 5;
+
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
 
 /**
@@ -71,7 +74,7 @@ export async function workerScaleBench(): Promise<Figures> {
     const plain: ChildResult[] = [];
     const scan: ChildResult[] = [];
     settle();
-    for (let round = 0; round < 3; round++) {
+    for (let round = 0; round < ROUNDS; round++) {
       plain.push(await runChild(bundle, 'plain', kubeconfig));
       scan.push(await runChild(bundle, 'scan', kubeconfig));
     }
