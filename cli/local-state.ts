@@ -2,7 +2,12 @@ import { mkdirSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { CreateTableCommand, DescribeTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import {
+  CreateTableCommand,
+  DescribeTableCommand,
+  DynamoDBClient,
+  waitUntilTableExists,
+} from '@aws-sdk/client-dynamodb';
 import dynalite from 'dynalite';
 import { dynamoStore, type StateStore, tableDefinition } from '../src/store/index.ts';
 
@@ -67,11 +72,17 @@ export async function openLocalState(dir = stateDir()): Promise<LocalState> {
   return { store: dynamoStore({ client, table: TABLE }), dir, close };
 }
 
+/**
+ * The table, created on first use and waited for: dynalite answers CreateTable with CREATING and
+ * turns it ACTIVE a moment later; a request in between is told the table does not exist.
+ */
 async function ensureTable(client: DynamoDBClient): Promise<void> {
   try {
-    await client.send(new DescribeTableCommand({ TableName: TABLE }));
+    const { Table } = await client.send(new DescribeTableCommand({ TableName: TABLE }));
+    if (Table?.TableStatus === 'ACTIVE') return;
   } catch (error) {
     if ((error as Error).name !== 'ResourceNotFoundException') throw error;
     await client.send(new CreateTableCommand(tableDefinition(TABLE)));
   }
+  await waitUntilTableExists({ client, maxWaitTime: 10, minDelay: 1, maxDelay: 1 }, { TableName: TABLE });
 }
