@@ -1,6 +1,7 @@
 import type { AgentPod } from '../../src/cluster/types.ts';
 import type { StepContext } from '../../src/engine/types.ts';
 import type { HostMarkState } from './host-mark.ts';
+import type { DroppedProbes } from './probes-recovered.ts';
 
 export interface MissingRule {
   agent: AgentPod;
@@ -15,11 +16,13 @@ export interface HostIdentityFacts {
   missing: MissingRule[];
   /** Agents restarted in this run: node → the deleted pod's uid. */
   restarted: Map<string, string>;
+  /** Pods whose probes their own node's traffic cannot pass, on nodes without the rule. */
+  droppedProbes: DroppedProbes[];
 }
 
 /** A run's facts before its first step. */
 export function newFacts(): HostIdentityFacts {
-  return { installRules: true, missing: [], restarted: new Map() };
+  return { installRules: true, missing: [], restarted: new Map(), droppedProbes: [] };
 }
 
 /** The run's facts. */

@@ -1,8 +1,9 @@
 import { R, type SimCluster } from '../cluster.ts';
+import { podsOnNode } from '../exec/facts/pods-by-node.ts';
 import type { KubeObject, Pod } from '../objects.ts';
 import { addEndpoint, ingressPolicySelects } from '../scenarios/endpoints.ts';
 import { recordEvent } from '../scenarios/make/events.ts';
-import { withReady } from '../scenarios/make/pod.ts';
+import { isPodReady, withReady } from '../scenarios/make/pod.ts';
 import { type ControllerContext, storeNow } from './context.ts';
 
 /** The pod as stored now, if it is still the same pod (names come back; uids do not). */
@@ -21,6 +22,30 @@ function probesDropped(cluster: SimCluster, pod: Pod): boolean {
   );
   const agent = cluster.agents.get(pod.spec.nodeName as string);
   return probed && agent?.iptables.hostMarkRule === false && ingressPolicySelects(cluster, pod);
+}
+
+/**
+ * The kubelet's next probes once the node's agent marks host traffic again (a restart with
+ * `install-iptables-rules` fixed): the probes a policy dropped as world now pass, and the pods
+ * turn Ready after `readyDelayMs`.
+ */
+export function probesPassAgain(ctx: ControllerContext, node: string): void {
+  const { cluster, scheduler } = ctx;
+  if (cluster.agents.get(node)?.iptables.hostMarkRule !== true) return;
+  const unready = podsOnNode(cluster, node).filter(
+    (pod) =>
+      !isPodReady(pod) &&
+      !pod.spec.hostNetwork &&
+      pod.spec.containers.some((c) => c.readinessProbe !== undefined || c.livenessProbe !== undefined) &&
+      ingressPolicySelects(cluster, pod),
+  );
+  scheduler.after(ctx.readyDelayMs, () => {
+    for (const pod of unready) {
+      if (!current(cluster, pod)) continue;
+      const at = cluster.store.timestamp();
+      cluster.store.update<Pod>(R.pods, pod.metadata.namespace, pod.metadata.name, (p) => withReady(p, at));
+    }
+  });
 }
 
 function kubeletEvent(

@@ -7,7 +7,7 @@ import { daemonPodLabels, daemonPodSpec, podSpecOf } from '../scenarios/make/wor
 import { spawnPod } from '../scenarios/spawn.ts';
 import { restartAgent } from './agent-restart.ts';
 import { type ControllerContext, storeNow } from './context.ts';
-import { startPod } from './pod-lifecycle.ts';
+import { probesPassAgain, startPod } from './pod-lifecycle.ts';
 
 interface WorkloadSpec {
   replicas?: number;
@@ -126,6 +126,7 @@ function replaceDaemonPod(ctx: ControllerContext, daemonSet: KubeObject, deleted
   const agent = ctx.cluster.agentForPod(pod);
   if (agent) restartAgent(ctx, pod, template.spec);
   startPod(ctx, pod, agent !== undefined && !agent.ready);
+  if (agent) probesPassAgain(ctx, nodeName);
 }
 
 /** A deleted (or evicted) pod's controller, if a ReplicaSet or DaemonSet still there, replaces it. */

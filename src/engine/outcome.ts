@@ -1,10 +1,16 @@
-import type { DoneAction, Evidence, Finding, Outcome, PlannedAction, StepStatus } from './types.ts';
+import type { Cleared, DoneAction, Evidence, Finding, Outcome, PlannedAction, StepStatus } from './types.ts';
 
 /** Builds an Outcome with empty lists for what a step does not report. */
 export function outcome(
   status: StepStatus,
   summary: string,
-  parts: { findings?: Finding[]; evidence?: Evidence[]; plan?: PlannedAction[]; done?: DoneAction[] } = {},
+  parts: {
+    findings?: Finding[];
+    evidence?: Evidence[];
+    plan?: PlannedAction[];
+    done?: DoneAction[];
+    cleared?: Cleared[];
+  } = {},
 ): Outcome {
   return {
     status,
@@ -13,6 +19,7 @@ export function outcome(
     evidence: parts.evidence ?? [],
     plan: parts.plan ?? [],
     done: parts.done ?? [],
+    ...(parts.cleared?.length ? { cleared: parts.cleared } : {}),
   };
 }
 

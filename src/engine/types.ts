@@ -59,6 +59,14 @@ export interface DoneAction {
   detail?: string;
 }
 
+/** A problem an earlier step found that this step saw gone after the run's writes. */
+export interface Cleared {
+  code: string;
+  target: string;
+  /** What shows it gone, e.g. `Ready again: its probes pass`. */
+  how: string;
+}
+
 export interface Outcome {
   status: StepStatus;
   /** One line, e.g. `3 unmanaged pods on 2 nodes`. */
@@ -67,6 +75,8 @@ export interface Outcome {
   evidence: Evidence[];
   plan: PlannedAction[];
   done: DoneAction[];
+  /** Symptoms earlier steps found that are gone now; only a step after a write can say so. */
+  cleared?: Cleared[];
 }
 
 export interface Limits {

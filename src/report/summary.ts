@@ -80,16 +80,19 @@ export function planOf(report: Report): PlannedAction[] {
 
 /**
  * A problem is fixed when a write on its target happened and the last step (which verifies) no
- * longer lists it; blocked or planned when the actuator said so for its target; otherwise open.
- * A root cause no write touches (a Helm value, a security group) stays open until a run finds it
- * gone.
+ * longer lists it, or when a step after the writes saw the symptom gone (a pod Ready again once
+ * its node marks host traffic); blocked or planned when the actuator said so for its target;
+ * otherwise open. A root cause no write touches (a Helm value, a security group) stays open until
+ * a run finds it gone.
  */
 function stateOf(
   finding: Finding,
   report: Report,
   actions: ReadonlyMap<string, DoneAction>,
   stillListed: ReadonlySet<string>,
+  cleared: ReadonlySet<string>,
 ): Pick<Problem, 'state' | 'because'> {
+  if (report.mode !== 'dry-run' && cleared.has(problemKey(finding))) return { state: 'fixed' };
   const action = actions.get(finding.target);
   if (!action) return { state: 'open' };
   if (action.outcome === 'done') {
@@ -171,8 +174,9 @@ export function summarize(report: Report): RunSummary {
   }
   const last = report.steps.at(-1);
   const stillListed = new Set((last?.findings ?? []).map(problemKey));
+  const cleared = new Set(report.steps.flatMap((step) => step.cleared ?? []).map(problemKey));
   const found = latestFindings(report)
-    .map((finding): Problem => ({ ...finding, ...stateOf(finding, report, actions, stillListed) }))
+    .map((finding): Problem => ({ ...finding, ...stateOf(finding, report, actions, stillListed, cleared) }))
     .sort((a, b) => SEVERITY_RANK[a.severity] - SEVERITY_RANK[b.severity]);
   const open = found.filter((problem) => problem.state !== 'fixed');
   const done = report.steps.flatMap((step) => step.done).filter((action) => action.outcome === 'done');

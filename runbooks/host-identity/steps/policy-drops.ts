@@ -109,6 +109,8 @@ export const policyDrops: Step<HostIdentityParams, HostIdentityFacts> = {
           ? hostFinding(pod, fromNodes, missingOn.has(pod.node))
           : worldFinding(pod, drops),
       );
+      if (fromNodes.length > 0 && missingOn.has(pod.node))
+        facts(ctx).droppedProbes.push({ namespace: pod.namespace, name: pod.name, node: pod.node });
       evidence.push({
         source: where,
         text: [pod.lastFailure, ...drops.slice(0, 3).map(describeDrop)].join('\n'),

@@ -1,14 +1,17 @@
 import { outcome, statusFor } from '../../../src/engine/outcome.ts';
-import type { Evidence, Finding, Step } from '../../../src/engine/types.ts';
+import type { Cleared, Evidence, Finding, Step } from '../../../src/engine/types.ts';
 import { awaitHostMark } from '../agent-rollover.ts';
-import { hostMarkFinding } from '../findings.ts';
+import { hostMarkFinding, POLICY_DENIED_FROM_HOST } from '../findings.ts';
 import type { HostIdentityParams } from '../params.ts';
+import { awaitProbesPassing } from '../probes-recovered.ts';
 import { facts, type HostIdentityFacts, type MissingRule } from '../shared-state.ts';
 
 /**
  * After restarts, each restarted node again: its new agent Ready and the rule in place (polled,
  * bounded). Nodes that were not restarted still lack the rule and are reported again, so the
- * run's verdict (which this last step decides after a write) does not overstate the fix.
+ * run's verdict (which this last step decides after a write) does not overstate the fix. On the
+ * nodes that have the rule back, the pods whose probes were dropped are watched until Ready
+ * again, within the same wait: those are cleared, the rest stay open.
  */
 export const verifyRule: Step<HostIdentityParams, HostIdentityFacts> = {
   id: 'verify-rule',
@@ -22,7 +25,6 @@ export const verifyRule: Step<HostIdentityParams, HostIdentityFacts> = {
     const timeoutMs = ctx.params.verifyTimeoutSeconds * 1000;
     const findings: Finding[] = [];
     const evidence: Evidence[] = [];
-    let fixed = 0;
     const endsAt = Date.now() + timeoutMs;
     const label = 'restarted agents Ready with the rule';
     let settled = 0;
@@ -36,6 +38,7 @@ export const verifyRule: Step<HostIdentityParams, HostIdentityFacts> = {
         return { missing, rollover };
       }),
     );
+    const ruleBack = new Set<string>();
     for (const { missing, rollover } of rollovers) {
       const node = missing.agent.node;
       if (!rollover) {
@@ -45,7 +48,7 @@ export const verifyRule: Step<HostIdentityParams, HostIdentityFacts> = {
       if (rollover.reading) evidence.push(rollover.reading.evidence);
       if (rollover.error) evidence.push({ source: node, text: rollover.error.message });
       if (rollover.reading?.state === 'present') {
-        fixed++;
+        ruleBack.add(node);
         continue;
       }
       const now: MissingRule = {
@@ -57,13 +60,34 @@ export const verifyRule: Step<HostIdentityParams, HostIdentityFacts> = {
         : ` (no Ready replacement agent within ${ctx.params.verifyTimeoutSeconds} s)`;
       findings.push(hostMarkFinding(now, known.installRules, note));
     }
+    const recoverable = known.droppedProbes.filter((pod) => ruleBack.has(pod.node));
+    const passing = new Set(
+      (await awaitProbesPassing(ctx, recoverable, endsAt - Date.now())).map((pod) => podName(pod)),
+    );
+    const cleared: Cleared[] = [];
+    for (const pod of recoverable) {
+      const target = podName(pod);
+      if (passing.has(target)) {
+        const how = `Ready again: its probes pass now that ${pod.node} marks host traffic`;
+        cleared.push({ code: POLICY_DENIED_FROM_HOST, target, how });
+        evidence.push({ source: target, text: how });
+      } else {
+        evidence.push({
+          source: target,
+          text: `not Ready yet with the rule back on ${pod.node}; a container in restart back-off may take minutes: run again to check`,
+        });
+      }
+    }
+    const probes =
+      recoverable.length > 0
+        ? `; ${cleared.length} of ${recoverable.length} pods pass their probes again`
+        : '';
     return outcome(
       statusFor(findings),
-      `host mark rule in place on ${fixed} of ${known.restarted.size} restarted nodes`,
-      {
-        findings,
-        evidence,
-      },
+      `host mark rule in place on ${ruleBack.size} of ${known.restarted.size} restarted nodes${probes}`,
+      { findings, evidence, cleared },
     );
   },
 };
+
+const podName = (pod: { namespace: string; name: string }) => `${pod.namespace}/${pod.name}`;

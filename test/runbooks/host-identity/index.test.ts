@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { ScenarioOptions } from '../../../sim/scenarios/index.ts';
 import { RESPONDER_RULES } from '../../../src/cluster/permissions.ts';
 import { actionKey } from '../../../src/engine/actuator.ts';
+import { summarize } from '../../../src/report/summary.ts';
 import { type SimUnderTest, simAccess, startScenario } from '../../helpers/sim-access.ts';
 import { agentUids, enableIptablesRules, FAST, run, step, targets } from './run-helpers.ts';
 
@@ -148,7 +149,16 @@ describe('host-identity agent restarts (config fixed, agents not restarted)', ()
     const done = step(resumed, 'restart-agents').done.filter((d) => d.outcome === 'done');
     expect(sorted(done.map((d) => d.target))).toEqual(sorted(approved));
     const verify = step(resumed, 'verify-rule');
-    expect(verify.summary).toBe('host mark rule in place on 2 of 2 restarted nodes');
+    expect(verify.summary).toBe(
+      'host mark rule in place on 2 of 2 restarted nodes; 2 of 2 pods pass their probes again',
+    );
+    // The probe symptoms are fixed where the rule came back, and only there.
+    const symptoms = summarize(resumed).found.filter((p) => p.code === 'POLICY_DENIED_FROM_HOST');
+    const onApproved = (target: string) =>
+      (verify.cleared ?? []).some((c) => c.target === target && approved.some((n) => c.how.includes(n)));
+    expect(symptoms).toHaveLength(4);
+    expect(symptoms.filter((p) => p.state === 'fixed').map((p) => p.target).every(onApproved)).toBe(true);
+    expect(symptoms.filter((p) => p.state === 'fixed')).toHaveLength(2);
     // The two nodes nobody approved still lack the rule: the run does not claim a fix.
     expect(targets(resumed, 'HOST_MARK_RULE_MISSING', 'verify-rule')).toEqual(
       sorted([...before.keys()].filter((node) => !approved.includes(node))),
@@ -168,6 +178,11 @@ describe('host-identity agent restarts (config fixed, agents not restarted)', ()
     expect(step(report, 'restart-agents').done.map((d) => d.outcome)).toEqual(nodes.map(() => 'done'));
     expect(step(report, 'verify-rule')).toMatchObject({ status: 'pass', findings: [] });
     expect(report.verdict).toBe('remediated');
+    // The rules are back and the pods whose probes they dropped are Ready again: nothing is left open.
+    const summary = summarize(report);
+    expect(summary.found.map((p) => p.code)).toContain('POLICY_DENIED_FROM_HOST');
+    expect(summary.open).toEqual([]);
+    expect(summary.diagnosis).toMatch(/^\d+ of \d+ fixed and verified \(4 agents restarted\)\.$/);
   });
 
   it('stays degraded when the restarted agent does not come back Ready in time', async () => {

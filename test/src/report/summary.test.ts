@@ -74,6 +74,32 @@ describe('summarize', () => {
     expect(summary.diagnosis).toBe('1 problem found; 1 would be fixed with --apply.');
   });
 
+  it('counts a symptom fixed when a step after the writes saw it gone, and only then', () => {
+    const probes: Finding = {
+      code: 'POLICY_DENIED_FROM_HOST',
+      target: 'billing/invoice-api-1',
+      severity: 'critical',
+      message: 'probes dropped as world by NetworkPolicy allow-from-gateway',
+    };
+    const restarted = (mode: Report['mode']) =>
+      report({
+        mode,
+        verdict: 'remediated',
+        steps: [
+          step('policy-drops', { status: 'fail', findings: [probes] }),
+          step('restart-agents', {
+            done: [{ action: 'restart-agent', target: 'ip-10-0-1-10', outcome: 'done' }],
+          }),
+          step('verify-rule', {
+            cleared: [{ code: probes.code, target: probes.target, how: 'Ready again: its probes pass' }],
+          }),
+        ],
+      });
+    expect(summarize(restarted('auto')).found.map((p) => p.state)).toEqual(['fixed']);
+    expect(summarize(restarted('auto')).diagnosis).toBe('1 of 1 fixed and verified (1 agent restarted).');
+    expect(summarize(restarted('dry-run')).found.map((p) => p.state)).toEqual(['open']);
+  });
+
   it('says nothing was found on a healthy run, with the same verdict word everywhere', () => {
     const summary = summarize(report());
     expect(summary).toMatchObject({ verdictWord: 'healthy', counts: { found: 0, fixed: 0, open: 0 } });
