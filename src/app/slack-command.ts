@@ -70,12 +70,19 @@ function channelOf(app: App, cluster: string): string {
 /** Runs a command's trigger and says what was queued, or why nothing was. */
 async function queue(command: SlackCommand, app: App, cluster: string, label: string): Promise<string> {
   const result = await app.dispatch(command.trigger);
+  const said: string[] = [];
   if (result.queued.length > 0) {
     const what = result.queued.map((job) => job.runbook).join(', ');
-    return `Queued ${what} on ${cluster} (${label}). The report will be posted in ${channelOf(app, cluster)}.`;
+    said.push(
+      `Queued ${what} on ${cluster} (${label}). The report will be posted in ${channelOf(app, cluster)}.`,
+    );
   }
+  // `run all --apply` by a non-approver queues the read-only runbooks and refuses the rest.
   if (result.refused.length > 0)
-    return `Not run: ${result.refused.join('; ')}. Ask an approver to run it with --apply, or leave out --apply for a dry run.`;
+    said.push(
+      `Not run: ${result.refused.join('; ')}. Ask an approver to run it with --apply, or leave out --apply for a dry run.`,
+    );
+  if (said.length > 0) return said.join('\n');
   if (result.duplicates.length > 0) return 'Already queued: this request was received before.';
   return `Nothing to run: ${result.skipped.join('; ')}`;
 }

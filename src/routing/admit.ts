@@ -1,5 +1,6 @@
 import type { ApproverDirectory, ChatSink } from '../chat/types.ts';
 import type { ResponderConfig } from '../config/schema.ts';
+import type { RunbookInfo } from '../engine/types.ts';
 import type { Job } from '../queue/job.ts';
 import type { JobQueue } from '../queue/types.ts';
 import type { RunRecord, StateStore } from '../store/types.ts';
@@ -17,6 +18,8 @@ export interface AdmitContext {
   directory?: ApproverDirectory;
   /** Channel for clusters that name none. */
   defaultChannel?: string;
+  /** Which runbooks write: a read-only one needs no approver's authority. */
+  runbookInfo?: readonly RunbookInfo[];
 }
 
 export interface Admission {

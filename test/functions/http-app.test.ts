@@ -576,6 +576,30 @@ describe('the slash command, verb by verb, through the app', () => {
     await expectNoJob(t);
   });
 
+  it('run <read-only runbook> --apply by a non-approver runs: nothing in it can change the cluster', async () => {
+    const t = appUnderTest();
+    const answer = await command(
+      t,
+      commandBody({ text: 'run cgroup-root-hooks --apply', user_id: BYSTANDER }),
+    );
+    expect(answer.json).toEqual({
+      response_type: 'ephemeral',
+      text: `Queued cgroup-root-hooks on ${CLUSTER} (auto). The report will be posted in #${CLUSTER}.`,
+    });
+    expect(t.queue.sent.map((j) => [j.runbook, j.mode])).toEqual([['cgroup-root-hooks', 'auto']]);
+  });
+
+  it('run all --apply by a non-approver queues the read-only runbooks and says which were refused', async () => {
+    const t = appUnderTest();
+    const answer = await command(t, commandBody({ text: 'run all --apply', user_id: BYSTANDER }));
+    expect(answer.json.text).toMatch(
+      new RegExp(`^Queued cgroup-root-hooks, tunnel-datapath on ${CLUSTER} \\(auto\\)\\..*\\nNot run: `),
+    );
+    expect(answer.json.text).toContain(`<@${BYSTANDER}> is not an approver of unmanaged-pods`);
+    expect(answer.json.text).toContain(`<@${BYSTANDER}> is not an approver of host-identity`);
+    expect(t.queue.sent.map((j) => j.runbook)).toEqual(['cgroup-root-hooks', 'tunnel-datapath']);
+  });
+
   it('status answers with the brake and queues every runbook as a dry run', async () => {
     const t = appUnderTest();
     const answer = await command(t, commandBody({ text: 'status', user_id: BYSTANDER }));
