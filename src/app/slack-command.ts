@@ -51,8 +51,8 @@ function listText(app: App): string {
     .join('\n');
 }
 
-/** `2025-06-02 03:00Z unmanaged-pods (dry-run): degraded, 3 found, 0 fixed, 3 open, 2 planned` */
-function historyLine(run: RunRecord): string {
+/** `2025-06-02 03:00Z unmanaged-pods (dry-run): degraded, 3 found, 0 fixed, 3 open, 2 planned`, the cluster first when runs of several are listed */
+function historyLine(run: RunRecord, withCluster: boolean): string {
   const at = `${run.queuedAt.slice(0, 16).replace('T', ' ')}Z`;
   const outcome = run.verdict ?? run.status;
   const { summary } = run;
@@ -60,7 +60,8 @@ function historyLine(run: RunRecord): string {
     ...(summary ? [`${summary.found} found, ${summary.fixed} fixed, ${summary.open} open`] : []),
     `${run.plan.length} planned`,
   ];
-  return `• ${at} ${run.runbook} (${run.mode}, ${run.source}): ${outcome}, ${counts.join(', ')}`;
+  const what = withCluster ? `${run.cluster} ${run.runbook}` : run.runbook;
+  return `• ${at} ${what} (${run.mode}, ${run.source}): ${outcome}, ${counts.join(', ')}`;
 }
 
 function channelOf(app: App, cluster: string): string {
@@ -97,10 +98,13 @@ export async function answerSlashCommand(command: SlackCommand, app: App): Promi
     case 'list':
       return ephemeral(listText(app));
     case 'history': {
-      const runs = await app.history({ cluster: request.cluster, limit: HISTORY_LIMIT });
-      if (runs.length === 0) return ephemeral(`No runs on ${request.cluster} yet.`);
+      const { cluster } = request;
+      const runs = await app.history({ ...(cluster ? { cluster } : {}), limit: HISTORY_LIMIT });
+      const where = cluster ?? 'any cluster';
+      if (runs.length === 0) return ephemeral(`No runs on ${where} yet.`);
+      const lines = runs.map((run) => historyLine(run, cluster === undefined));
       return ephemeral(
-        [`*${request.cluster}*: the last ${runs.length} runs`, ...runs.map(historyLine)].join('\n'),
+        [`*${cluster ?? 'Every cluster'}*: the last ${runs.length} runs`, ...lines].join('\n'),
       );
     }
     case 'status': {

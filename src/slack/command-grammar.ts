@@ -11,7 +11,8 @@ export type CommandRequest<Cluster extends string | undefined = string> =
   | { verb: 'list' }
   | { verb: 'run'; runbook: string; cluster: Cluster; mode: Mode; params: Record<string, string> }
   | { verb: 'status'; cluster: Cluster }
-  | { verb: 'history'; cluster: Cluster }
+  /** Without a cluster when several are configured: the runs on every one. */
+  | { verb: 'history'; cluster: string | undefined }
   | { verb: 'brake-reset'; cluster: string };
 
 /** A command as typed, before its cluster and runbook are checked against the config. */

@@ -74,8 +74,10 @@ export function resolveCommand(request: TypedCommand, context: CommandContext): 
         );
       return { ...request, cluster: resolveCluster(request.cluster, request, context) };
     }
-    case 'status':
     case 'history':
+      if (request.cluster === undefined && context.clusters.length !== 1) return request;
+      return { ...request, cluster: resolveCluster(request.cluster, request, context) };
+    case 'status':
     case 'brake-reset':
       return { ...request, cluster: resolveCluster(request.cluster, request, context) };
   }
@@ -94,6 +96,7 @@ function requestFields(request: CommandRequest): Pick<Trigger, 'cluster' | 'runb
       // A look at the cluster: every runbook, as a plan.
       return { cluster: request.cluster, runbook: 'all', mode: 'dry-run', params: {} };
     case 'history':
+      return request.cluster === undefined ? {} : { cluster: request.cluster };
     case 'brake-reset':
       return { cluster: request.cluster };
     case 'help':

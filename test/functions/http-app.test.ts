@@ -610,6 +610,24 @@ describe('the slash command, verb by verb, through the app', () => {
     expect(t.queue.sent.map((j) => j.mode)).toEqual(RUNBOOK_IDS.map(() => 'dry-run'));
   });
 
+  it("history without a cluster, with several configured, lists every cluster's runs, each named", async () => {
+    const t = appUnderTest({ config: twoClusters() });
+    await t.store.runs.put(
+      waitingRecord({ runId: 'eu', cluster: CLUSTER, queuedAt: '2025-06-02T02:10:00.000Z' }),
+    );
+    await t.store.runs.put(
+      waitingRecord({ runId: 'us', cluster: 'prod-us', queuedAt: '2025-06-02T02:20:00.000Z' }),
+    );
+    const answer = await command(t, commandBody({ text: 'history' }));
+    expect(answer.json.text).toBe(
+      [
+        '*Every cluster*: the last 2 runs',
+        '• 2025-06-02 02:20Z prod-us unmanaged-pods (approve, alertmanager): needs-approval, 3 planned',
+        `• 2025-06-02 02:10Z ${CLUSTER} unmanaged-pods (approve, alertmanager): needs-approval, 3 planned`,
+      ].join('\n'),
+    );
+  });
+
   it('history lists the recent runs: time, runbook, verdict, counts; it queues nothing', async () => {
     const t = appUnderTest();
     expect((await command(t, commandBody({ text: 'history' }))).json.text).toBe(`No runs on ${CLUSTER} yet.`);
@@ -650,7 +668,7 @@ describe('the slash command, verb by verb, through the app', () => {
     await expectNoJob(t);
   });
 
-  it.each(['run unmanaged-pods', 'run unmanaged-pods --apply', 'status', 'history'])(
+  it.each(['run unmanaged-pods', 'run unmanaged-pods --apply', 'status'])(
     '"%s" with several clusters configured and none named → a clear error listing them, no job',
     async (text) => {
       const t = appUnderTest({ config: twoClusters() });
@@ -658,7 +676,7 @@ describe('the slash command, verb by verb, through the app', () => {
       expect(answer.status).toBe(200);
       expect(answer.json.response_type).toBe('ephemeral');
       expect(answer.json.text).toMatch(
-        /^cluster: missing; 2 clusters are configured: prod-eu, prod-us\. Usage: `\/cilium (run|status|history) /,
+        /^cluster: missing; 2 clusters are configured: prod-eu, prod-us\. Usage: `\/cilium (run|status) /,
       );
       await expectNoJob(t);
     },

@@ -62,6 +62,12 @@ describe('parseSlashCommand', () => {
     );
   });
 
+  it("reads history without a cluster, with several configured, as every cluster's", () => {
+    const { request, trigger } = parseSlashCommand({ ...runForm(), text: 'history' });
+    expect(request).toEqual({ verb: 'history', cluster: undefined });
+    expect(trigger.cluster).toBeUndefined();
+  });
+
   it.each([
     [
       'run unmanaged-pods prod-mars',
@@ -77,11 +83,6 @@ describe('parseSlashCommand', () => {
       'status prod-mars',
       'cluster',
       'cluster: no cluster "prod-mars"; known: prod-eu, prod-us. Usage: `/cilium status [cluster]`',
-    ],
-    [
-      'history',
-      'cluster',
-      'cluster: missing; 2 clusters are configured: prod-eu, prod-us. Usage: `/cilium history [cluster]`',
     ],
     [
       'brake reset prod-mars',
