@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { formatReport } from '../../../cli/format/report.ts';
 import { RUNBOOKS } from '../../../runbooks/index.ts';
 import { createApp } from '../../../src/app/app.ts';
@@ -11,20 +11,10 @@ import { slackSink } from '../../../src/slack/sink.ts';
 import { memoryStore } from '../../../src/store/index.ts';
 import { parseAlertmanager } from '../../../src/triggers/index.ts';
 import { RUNBOOK_IDS, recordingQueue, testConfig, unmanagedAlert } from '../../functions/harness.ts';
-import { type SimUnderTest, startScenario } from '../../helpers/sim-access.ts';
-import { startFakeSlack } from '../slack/fake-slack.ts';
+import { scenarioAndSlack } from './scenario-and-slack.ts';
 
 describe('one auto run of unmanaged-pods, read three ways', () => {
-  let scenario: SimUnderTest;
-  let slack: Awaited<ReturnType<typeof startFakeSlack>>;
-  beforeEach(async () => {
-    scenario = await startScenario(['unmanaged-pods']);
-    slack = await startFakeSlack();
-  });
-  afterEach(async () => {
-    await scenario.sim.close();
-    await slack.close();
-  });
+  const env = scenarioAndSlack(['unmanaged-pods']);
 
   it('the CLI, the Slack message and the audit record give the same found, fixed and open; the root cause is open', async () => {
     const store = memoryStore();
@@ -34,13 +24,13 @@ describe('one auto run of unmanaged-pods, read three ways', () => {
       runbookIds: RUNBOOK_IDS,
       store,
       queue,
-      chat: slackSink({ token: 'xoxb-test', slackApiUrl: slack.url }),
+      chat: slackSink({ token: 'xoxb-test', slackApiUrl: env.slack.url }),
       defaultChannel: '#cilium-responder',
       now: () => new Date(),
       newId: () => 'job-1',
       log: SILENT,
     };
-    const worker = createWorker(ports, { runbooks: RUNBOOKS, connect: async () => scenario.access });
+    const worker = createWorker(ports, { runbooks: RUNBOOKS, connect: async () => env.scenario.access });
     await createApp(ports).dispatch(parseAlertmanager(unmanagedAlert(), { receivedAt: new Date() }));
     const [job] = queue.sent as [Job];
     expect(job.mode).toBe('auto');
@@ -55,7 +45,7 @@ describe('one auto run of unmanaged-pods, read three ways', () => {
     const counts = `${found} found, ${fixed} fixed, ${open} open`;
 
     expect(formatReport(record.report)).toContain(`Found (${counts}):`);
-    const posted = slack.calls.filter((call) => call.method === 'chat.postMessage').at(-1);
+    const posted = env.slack.calls.filter((call) => call.method === 'chat.postMessage').at(-1);
     expect(posted?.params.text).toContain(counts);
     const blocks = JSON.parse(posted?.params.blocks ?? '[]') as { text?: { text: string } }[];
     expect(blocks.some((block) => block.text?.text.startsWith(`*Found (${counts})*`))).toBe(true);

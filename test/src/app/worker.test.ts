@@ -22,7 +22,7 @@ import {
   unmanagedAlert,
 } from '../../functions/harness.ts';
 import { type SimUnderTest, startScenario } from '../../helpers/sim-access.ts';
-import { startFakeSlack } from '../slack/fake-slack.ts';
+import { scenarioAndSlack } from './scenario-and-slack.ts';
 
 /** An SQS record as Lambda hands it over, delivered for the `receiveCount`th time. */
 function sqsRecord(job: Job, receiveCount: number) {
@@ -128,28 +128,19 @@ describe('a job delivered more than once', () => {
 });
 
 describe('a chat post that fails after its retries', () => {
-  let scenario: SimUnderTest;
-  let slack: Awaited<ReturnType<typeof startFakeSlack>>;
-  beforeEach(async () => {
-    scenario = await startScenario(['unmanaged-pods']);
-    slack = await startFakeSlack();
-  });
-  afterEach(async () => {
-    await scenario.sim.close();
-    await slack.close();
-  });
+  const env = scenarioAndSlack(['unmanaged-pods']);
 
   it('goes back through the queue and is posted once Slack recovers; the run acts once', async () => {
     const failure = { status: 500, body: { ok: false, error: 'internal_error' } };
     // Slack fails the first delivery's post and its one retry, then recovers.
-    slack.script('chat.postMessage', failure);
-    slack.script('chat.postMessage', failure);
+    env.slack.script('chat.postMessage', failure);
+    env.slack.script('chat.postMessage', failure);
     const chat = slackSink({
       token: 'xoxb-test',
-      slackApiUrl: slack.url,
+      slackApiUrl: env.slack.url,
       retryConfig: { retries: 1, minTimeout: 0, maxTimeout: 0 },
     });
-    const { app, worker, store, jobs } = rig(scenario, chat);
+    const { app, worker, store, jobs } = rig(env.scenario, chat);
     const queue = memoryQueue({ handle: (job) => worker.run(job), retryDelayMs: 5 });
     await app.dispatch(parseAlertmanager(unmanagedAlert(), { receivedAt: new Date() }));
     const [job] = jobs as [Job];
@@ -158,7 +149,7 @@ describe('a chat post that fails after its retries', () => {
     await queue.idle();
 
     expect(queue.deadLetters).toEqual([]);
-    const posts = slack.calls.filter((c) => c.method === 'chat.postMessage');
+    const posts = env.slack.calls.filter((c) => c.method === 'chat.postMessage');
     expect(posts).toHaveLength(3);
     expect(posts[2]?.params.text).toMatch(/unmanaged-pods/);
     const record = await store.runs.get(job.id);
