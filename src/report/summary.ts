@@ -11,7 +11,10 @@ export type ProblemState = 'fixed' | 'open' | 'blocked' | 'planned';
 
 export interface Problem extends Finding {
   state: ProblemState;
-  /** For blocked or planned: the actuator's words (a budget, a cap, approval). */
+  /**
+   * For blocked or planned: the actuator's words (a budget, a cap, approval); for a symptom fixed
+   * with no write on it: what shows it gone.
+   */
   because?: string;
 }
 
@@ -90,9 +93,10 @@ function stateOf(
   report: Report,
   actions: ReadonlyMap<string, DoneAction>,
   stillListed: ReadonlySet<string>,
-  cleared: ReadonlySet<string>,
+  cleared: ReadonlyMap<string, string>,
 ): Pick<Problem, 'state' | 'because'> {
-  if (report.mode !== 'dry-run' && cleared.has(problemKey(finding))) return { state: 'fixed' };
+  const how = cleared.get(problemKey(finding));
+  if (report.mode !== 'dry-run' && how !== undefined) return { state: 'fixed', because: how };
   const action = actions.get(finding.target);
   if (!action) return { state: 'open' };
   if (action.outcome === 'done') {
@@ -174,7 +178,9 @@ export function summarize(report: Report): RunSummary {
   }
   const last = report.steps.at(-1);
   const stillListed = new Set((last?.findings ?? []).map(problemKey));
-  const cleared = new Set(report.steps.flatMap((step) => step.cleared ?? []).map(problemKey));
+  const cleared = new Map(
+    report.steps.flatMap((step) => step.cleared ?? []).map((entry) => [problemKey(entry), entry.how]),
+  );
   const found = latestFindings(report)
     .map((finding): Problem => ({ ...finding, ...stateOf(finding, report, actions, stillListed, cleared) }))
     .sort((a, b) => SEVERITY_RANK[a.severity] - SEVERITY_RANK[b.severity]);

@@ -95,7 +95,9 @@ describe('summarize', () => {
           }),
         ],
       });
-    expect(summarize(restarted('auto')).found.map((p) => p.state)).toEqual(['fixed']);
+    expect(summarize(restarted('auto')).found).toMatchObject([
+      { state: 'fixed', because: 'Ready again: its probes pass' },
+    ]);
     expect(summarize(restarted('auto')).diagnosis).toBe('1 of 1 fixed and verified (1 agent restarted).');
     expect(summarize(restarted('dry-run')).found.map((p) => p.state)).toEqual(['open']);
   });
