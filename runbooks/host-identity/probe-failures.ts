@@ -1,3 +1,4 @@
+import { isPodReady } from '../../src/cluster/pod-ready.ts';
 import { type KubeObject, type KubeReader, RESOURCES } from '../../src/cluster/types.ts';
 import { policyView, restrictingPolicies } from './network-policy.ts';
 
@@ -46,11 +47,7 @@ function probeEvent(object: KubeObject): ProbeEvent {
 
 function podView(object: KubeObject): PodView {
   const spec = (object.spec ?? {}) as { nodeName?: string; hostNetwork?: boolean };
-  const status = (object.status ?? {}) as {
-    podIP?: string;
-    hostIP?: string;
-    conditions?: { type: string; status: string }[];
-  };
+  const status = (object.status ?? {}) as { podIP?: string; hostIP?: string };
   return {
     name: object.metadata.name,
     uid: object.metadata.uid,
@@ -58,7 +55,7 @@ function podView(object: KubeObject): PodView {
     ip: status.podIP,
     hostIP: status.hostIP,
     hostNetwork: spec.hostNetwork === true,
-    ready: status.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') ?? false,
+    ready: isPodReady(object),
     labels: object.metadata.labels ?? {},
   };
 }

@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { type KubeObject, RESOURCES } from '../../src/cluster/types.ts';
+import { isPodReady } from '../../src/cluster/pod-ready.ts';
+import { RESOURCES } from '../../src/cluster/types.ts';
 import type { StepContext } from '../../src/engine/types.ts';
 
 const POLL_INTERVAL_MS = 2_000;
@@ -9,12 +10,6 @@ export interface DroppedProbes {
   namespace: string;
   name: string;
   node: string;
-}
-
-function isReady(pod: KubeObject): boolean {
-  const conditions = (pod.status as { conditions?: { type: string; status: string }[] } | undefined)
-    ?.conditions;
-  return conditions?.some((c) => c.type === 'Ready' && c.status === 'True') ?? false;
 }
 
 /**
@@ -34,7 +29,9 @@ export async function awaitProbesPassing(
     const looks = await Promise.all(
       pending.map(async (pod) => {
         try {
-          return isReady(await ctx.kube.get(RESOURCES.pods, pod.namespace, pod.name)) ? 'ready' : 'waiting';
+          return isPodReady(await ctx.kube.get(RESOURCES.pods, pod.namespace, pod.name))
+            ? 'ready'
+            : 'waiting';
         } catch {
           // Gone or unreadable: nothing to show it passes.
           return 'gone';

@@ -17,11 +17,16 @@ function current(cluster: SimCluster, pod: Pod): Pod | undefined {
  * arrive as `world`, and an ingress policy selecting the pod drops them, so it never gets Ready.
  */
 function probesDropped(cluster: SimCluster, pod: Pod): boolean {
+  const agent = cluster.agents.get(pod.spec.nodeName as string);
+  return agent?.iptables.hostMarkRule === false && probedUnderPolicy(cluster, pod);
+}
+
+/** A pod the kubelet probes and an ingress policy guards: its probes pass only as host traffic. */
+function probedUnderPolicy(cluster: SimCluster, pod: Pod): boolean {
   const probed = pod.spec.containers.some(
     (c) => c.readinessProbe !== undefined || c.livenessProbe !== undefined,
   );
-  const agent = cluster.agents.get(pod.spec.nodeName as string);
-  return probed && agent?.iptables.hostMarkRule === false && ingressPolicySelects(cluster, pod);
+  return probed && !pod.spec.hostNetwork && ingressPolicySelects(cluster, pod);
 }
 
 /**
@@ -33,11 +38,7 @@ export function probesPassAgain(ctx: ControllerContext, node: string): void {
   const { cluster, scheduler } = ctx;
   if (cluster.agents.get(node)?.iptables.hostMarkRule !== true) return;
   const unready = podsOnNode(cluster, node).filter(
-    (pod) =>
-      !isPodReady(pod) &&
-      !pod.spec.hostNetwork &&
-      pod.spec.containers.some((c) => c.readinessProbe !== undefined || c.livenessProbe !== undefined) &&
-      ingressPolicySelects(cluster, pod),
+    (pod) => !isPodReady(pod) && probedUnderPolicy(cluster, pod),
   );
   scheduler.after(ctx.readyDelayMs, () => {
     for (const pod of unready) {

@@ -1,3 +1,4 @@
+import { isPodReady } from './pod-ready.ts';
 import type { AgentPod, KubeObject } from './types.ts';
 
 export const AGENT_SELECTOR = 'k8s-app=cilium';
@@ -8,7 +9,6 @@ interface PodFields {
   metadata: KubeObject['metadata'] & { deletionTimestamp?: string };
   spec?: { nodeName?: string };
   status?: {
-    conditions?: { type: string; status: string }[];
     containerStatuses?: { name: string; containerID?: string }[];
   };
 }
@@ -30,7 +30,7 @@ export function agentCandidate(object: KubeObject): AgentCandidate | undefined {
     namespace: pod.metadata.namespace ?? '',
     uid: pod.metadata.uid,
     node,
-    ready: pod.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') ?? false,
+    ready: isPodReady(pod),
     ...(containerId ? { containerId } : {}),
     deleting: pod.metadata.deletionTimestamp !== undefined,
     createdAt: pod.metadata.creationTimestamp ?? '',
