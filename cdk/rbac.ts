@@ -1,5 +1,5 @@
 import { stringify } from 'yaml';
-import { RESPONDER_RULES } from '../src/cluster/permissions.ts';
+import { type PermissionRule, RESPONDER_RULES } from '../src/cluster/permissions.ts';
 
 /** The Kubernetes group the responder's EKS access entries map its worker role to. */
 export const RESPONDER_GROUP = 'cilium-responder';
@@ -7,14 +7,18 @@ export const RESPONDER_GROUP = 'cilium-responder';
 /**
  * The RBAC for that group, from the one source of truth (src/cluster/permissions.ts): what the
  * runbooks read and evict cluster-wide (a ClusterRole), and what they do to the Cilium agents only
- * in the Cilium namespace (a Role): exec, and deleting an agent pod to restart it.
+ * in the Cilium namespace (a Role): exec, and deleting an agent pod to restart it. `teamRules` are
+ * the reads a team's runbooks declare (read-only, checked when they load); they join the ClusterRole.
  */
-export function rbacManifest(ciliumNamespace = 'kube-system'): string {
+export function rbacManifest(
+  ciliumNamespace = 'kube-system',
+  teamRules: readonly PermissionRule[] = [],
+): string {
   // Exec into agents, and deleting a pod (an agent restart), happen only in the Cilium namespace.
   const agentOnly = (rule: (typeof RESPONDER_RULES)[number]) =>
     rule.resources.includes('pods/exec') ||
     (rule.resources.join() === 'pods' && rule.verbs.includes('delete'));
-  const clusterRules = RESPONDER_RULES.filter((rule) => !agentOnly(rule));
+  const clusterRules = [...RESPONDER_RULES.filter((rule) => !agentOnly(rule)), ...teamRules];
   const agentRules = RESPONDER_RULES.filter(agentOnly);
   const documents = [
     {

@@ -1,5 +1,5 @@
 import { type Sim, startSim } from '../sim/index.ts';
-import type { ScenarioOptions } from '../sim/scenarios/index.ts';
+import type { ExtraScenarios, ScenarioOptions } from '../sim/scenarios/index.ts';
 import { connect } from '../src/cluster/connect.ts';
 import type { ClusterAccess } from '../src/cluster/types.ts';
 import { clusterRef } from '../src/config/cluster-ref.ts';
@@ -24,6 +24,8 @@ export function clusterConnector(
     requestTimeoutMs?: number;
     /** Options of every simulated cluster started here. */
     scenario?: ScenarioOptions;
+    /** A team's scenarios (`--sim <file>`), by the names the config's sim clusters use. */
+    extraScenarios?: ExtraScenarios;
   } = {},
 ): ClusterConnector {
   const timeout = options.requestTimeoutMs ? { requestTimeoutMs: options.requestTimeoutMs } : {};
@@ -32,12 +34,14 @@ export function clusterConnector(
   function simFor(cluster: ClusterConfig, scenarios: string[]): Promise<Sim> {
     let sim = starting.get(cluster.name);
     if (!sim) {
-      sim = startSim({ scenarios, ...(options.scenario ? { scenario: options.scenario } : {}) }).then(
-        (started) => {
-          sims.set(cluster.name, started);
-          return started;
-        },
-      );
+      sim = startSim({
+        scenarios,
+        ...(options.scenario ? { scenario: options.scenario } : {}),
+        ...(options.extraScenarios ? { extraScenarios: options.extraScenarios } : {}),
+      }).then((started) => {
+        sims.set(cluster.name, started);
+        return started;
+      });
       starting.set(cluster.name, sim);
       // A sim that failed to start is not kept: the next job tries again.
       sim.catch(() => starting.delete(cluster.name));

@@ -1,4 +1,5 @@
 import { createInterface } from 'node:readline/promises';
+import type { RunbookSet } from '../runbooks/team.ts';
 import { createApp } from '../src/app/app.ts';
 import type { ResponderConfig } from '../src/config/schema.ts';
 import { actionKey } from '../src/engine/actuator.ts';
@@ -40,7 +41,13 @@ export interface PlanDecision {
 export async function confirmPlan(
   report: Report,
   ask: Ask | undefined,
-  context: { config: ResponderConfig; store: StateStore; clusters: ClusterConnector; output: OutputFormat },
+  context: {
+    config: ResponderConfig;
+    store: StateStore;
+    clusters: ClusterConnector;
+    output: OutputFormat;
+    runbooks?: RunbookSet;
+  },
 ): Promise<PlanDecision> {
   const plan = report.steps.flatMap((step) => step.plan.map((p) => actionKey(p.action, p.target)));
   if (report.verdict !== 'needs-approval' || plan.length === 0)
@@ -66,7 +73,7 @@ export async function confirmPlan(
   if (decision === 'reject') {
     // Recorded as rejected by this person, so the plan cannot be approved later by mistake.
     await createApp({
-      ...localPorts(context.config, context.store),
+      ...localPorts(context.config, context.store, undefined, context.runbooks),
       queue: { send: async () => {} },
     }).dispatch(trigger);
     return { applied: false, message: 'not applied: the plan was not confirmed' };
@@ -74,6 +81,7 @@ export async function confirmPlan(
   const output = await runLocally(trigger, context.config, context.store, {
     clusters: context.clusters,
     output: context.output,
+    ...(context.runbooks ? { runbooks: context.runbooks } : {}),
   });
   return { applied: true, output, message: 'applied the confirmed plan' };
 }

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { userInfo } from 'node:os';
-import { RUNBOOK_CATALOG, RUNBOOK_IDS } from '../runbooks/catalog.ts';
+import { dirname } from 'node:path';
+import { BUILT_IN_RUNBOOKS, loadRunbookSet, type RunbookSet } from '../runbooks/team.ts';
 import { type AppPorts, DEFAULT_CHANNEL } from '../src/app/ports.ts';
 import type { ChatSink } from '../src/chat/types.ts';
 import { loadConfig } from '../src/config/load.ts';
@@ -31,11 +32,23 @@ export const TERMINAL_ONLY: ChatSink = {
  * name, so `--sim` and `--kubeconfig` work on a fresh clone.
  */
 export async function localConfig(path: string | undefined): Promise<ResponderConfig | undefined> {
+  return (await localSetup(path)).config;
+}
+
+/**
+ * The config (as {@link localConfig} finds it) and the runbooks it can run: the built-in ones and
+ * the team's own its `runbooks` names, loaded (TypeScript directly) and checked before anything runs.
+ */
+export async function localSetup(
+  path: string | undefined,
+): Promise<{ config: ResponderConfig | undefined; runbooks: RunbookSet }> {
   const file = path ?? DEFAULT_CONFIG;
-  if (!path && !existsSync(file)) return undefined;
+  if (!path && !existsSync(file)) return { config: undefined, runbooks: BUILT_IN_RUNBOOKS };
   if (!existsSync(file))
     throw new Error(`no config file ${file}: copy responder.config.example.yaml to ${file} and edit it`);
-  return loadConfig(file, { runbooks: RUNBOOK_IDS });
+  const { runbooks: specs } = await loadConfig(file);
+  const runbooks = await loadRunbookSet(specs, dirname(file));
+  return { config: await loadConfig(file, { runbooks: runbooks.ids }), runbooks };
 }
 
 /** The config with `cluster` in it (replacing one of the same name): a cluster named on the command line. */
@@ -49,11 +62,12 @@ export function localPorts(
   config: ResponderConfig,
   store: StateStore,
   chat: ChatSink = TERMINAL_ONLY,
+  runbooks: RunbookSet = BUILT_IN_RUNBOOKS,
 ): Omit<AppPorts, 'queue'> {
   return {
     config,
-    runbookIds: RUNBOOK_IDS,
-    runbookInfo: RUNBOOK_CATALOG,
+    runbookIds: runbooks.ids,
+    runbookInfo: runbooks.catalog,
     store,
     chat,
     defaultChannel: DEFAULT_CHANNEL,

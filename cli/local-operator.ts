@@ -11,6 +11,7 @@ const NO_CONFIG: ResponderConfig = {
   limits: DEFAULT_LIMITS_CONFIG,
   approvers: {},
   slack: { command: DEFAULT_SLASH_COMMAND },
+  runbooks: [],
 };
 
 /** The composition root over the local state, for operator commands (history, brake) run without a server. */

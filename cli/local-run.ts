@@ -1,4 +1,4 @@
-import { RUNBOOKS } from '../runbooks/index.ts';
+import { BUILT_IN_RUNBOOKS, type RunbookSet } from '../runbooks/team.ts';
 import { type InProcessResult, runInProcess } from '../src/app/in-process.ts';
 import type { ResponderConfig } from '../src/config/schema.ts';
 import type { Report } from '../src/engine/types.ts';
@@ -34,6 +34,8 @@ export async function runLocally(
   options: {
     output?: OutputFormat;
     clusters?: ClusterConnector;
+    /** The runbooks the config can run (default: the built-in ones). */
+    runbooks?: RunbookSet;
     summary?: boolean;
     /** How to print the reports (the demo's compact form); the output format's otherwise. */
     print?: (reports: readonly Report[]) => string;
@@ -41,11 +43,12 @@ export async function runLocally(
 ): Promise<LocalRunOutput> {
   // A connector the caller passes outlives this run (the demo's one simulated cluster).
   const clusters = options.clusters ?? clusterConnector();
+  const runbooks = options.runbooks ?? BUILT_IN_RUNBOOKS;
   const progress = progressLine(process.stderr);
   let run: Awaited<ReturnType<typeof runInProcess>>;
   try {
-    run = await runInProcess(trigger, localPorts(config, store), {
-      runbooks: RUNBOOKS,
+    run = await runInProcess(trigger, localPorts(config, store, undefined, runbooks), {
+      runbooks: runbooks.runbooks,
       connect: (cluster) => clusters.connect(cluster),
       onProgress: (job, step, done, total, label, endsAt) =>
         progress.update(`${job.runbook}/${step}`, done, total, label, endsAt),

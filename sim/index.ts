@@ -2,7 +2,7 @@ import type { SimCluster } from './cluster.ts';
 import { startControllers } from './controllers/index.ts';
 import { Faults } from './faults.ts';
 import { kubeconfigYaml } from './kubeconfig.ts';
-import { buildCluster, type ScenarioOptions } from './scenarios/index.ts';
+import { buildCluster, type ExtraScenarios, type ScenarioOptions } from './scenarios/index.ts';
 import { type AccessRule, ALLOW_ALL, Authenticator, type TokenGrant } from './server/auth.ts';
 import { startApiServer } from './server/server.ts';
 import { createCertificates } from './tls.ts';
@@ -11,6 +11,8 @@ export interface SimOptions {
   /** Scenario names, composed in order (default `healthy`). */
   scenarios?: string[];
   scenario?: ScenarioOptions;
+  /** Scenarios beyond the built-in ones, by the names `scenarios` may use. */
+  extraScenarios?: ExtraScenarios;
   /** A cluster built by the caller instead of from scenarios. */
   cluster?: SimCluster;
   host?: string;
@@ -36,7 +38,9 @@ export interface Sim {
 
 /** Builds the scenario's cluster and serves it as a Kubernetes API over HTTPS. */
 export async function startSim(options: SimOptions = {}): Promise<Sim> {
-  const cluster = options.cluster ?? buildCluster(options.scenarios ?? ['healthy'], options.scenario);
+  const cluster =
+    options.cluster ??
+    buildCluster(options.scenarios ?? ['healthy'], options.scenario, options.extraScenarios);
   const host = options.host ?? '127.0.0.1';
   const tls = await createCertificates({ hosts: [host] });
   const auth = new Authenticator();

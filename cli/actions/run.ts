@@ -6,8 +6,9 @@ import type { Trigger } from '../../src/triggers/types.ts';
 import { clusterConnector } from '../cluster-connector.ts';
 import { confirmPlan, terminalAsk } from '../confirm-plan.ts';
 import type { OutputFormat } from '../format/output.ts';
-import { localConfig, localUser, withCluster } from '../local-app.ts';
+import { localSetup, localUser, withCluster } from '../local-app.ts';
 import { runLocally } from '../local-run.ts';
+import { scenarioFiles } from '../scenario-files.ts';
 import { openState } from '../state-option.ts';
 
 export interface RunOptions {
@@ -54,12 +55,13 @@ async function target(options: RunOptions) {
     throw new Error(
       'choose one cluster: --sim <scenario>, --kubeconfig <path> [--context <name>], --context <name> or --cluster <name>',
     );
-  const config = await localConfig(options.config);
+  const { config, runbooks } = await localSetup(options.config);
   const namespace = options.ciliumNamespace ? { ciliumNamespace: options.ciliumNamespace } : {};
   if (options.sim)
     return {
       config: withCluster(config, { name: 'sim', sim: { scenarios: options.sim }, ...namespace }),
       cluster: 'sim',
+      runbooks,
     };
   if (kubeconfig !== undefined) {
     const name = clusterNameOf(options.kubeconfig, options.context);
@@ -67,7 +69,7 @@ async function target(options: RunOptions) {
       ...(options.kubeconfig ? { path: options.kubeconfig } : {}),
       ...(options.context ? { context: options.context } : {}),
     };
-    return { config: withCluster(config, { name, kubeconfig: ref, ...namespace }), cluster: name };
+    return { config: withCluster(config, { name, kubeconfig: ref, ...namespace }), cluster: name, runbooks };
   }
   const cluster = options.cluster as string;
   if (!config)
@@ -79,13 +81,17 @@ async function target(options: RunOptions) {
     throw new Error(
       `no cluster "${cluster}" in the config; known: ${config.clusters.map((c) => c.name).join(', ')}`,
     );
-  if (!options.ciliumNamespace) return { config, cluster };
-  return { config: withCluster(config, { ...configured, ...namespace }), cluster };
+  if (!options.ciliumNamespace) return { config, cluster, runbooks };
+  return { config: withCluster(config, { ...configured, ...namespace }), cluster, runbooks };
 }
 
 /** `responder run`'s work, loaded only when it runs. */
 export async function runAction(runbook: string, options: RunOptions, setExitCode: (code: number) => void) {
-  const { config, cluster } = await target(options);
+  // A team's scenario files become names the simulator knows.
+  const sim = options.sim ? await scenarioFiles(options.sim) : undefined;
+  const { config, cluster, runbooks } = await target(sim ? { ...options, sim: sim.names } : options);
+  if (runbook !== 'all' && !runbooks.ids.includes(runbook))
+    throw new Error(`unknown runbook "${runbook}"; known runbooks: ${runbooks.ids.join(', ')}`);
   const trigger: Trigger = {
     source: 'cli',
     receivedAt: new Date().toISOString(),
@@ -97,12 +103,13 @@ export async function runAction(runbook: string, options: RunOptions, setExitCod
     params: paramsFromPairs(options.set),
     actor: localUser(),
   };
-  const clusters = clusterConnector(
-    options.requestTimeout ? { requestTimeoutMs: options.requestTimeout * 1000 } : {},
-  );
+  const clusters = clusterConnector({
+    ...(options.requestTimeout ? { requestTimeoutMs: options.requestTimeout * 1000 } : {}),
+    ...(sim ? { extraScenarios: sim.extra } : {}),
+  });
   const state = await openState(options);
   try {
-    const context = { config, store: state.store, clusters, output: options.output };
+    const context = { config, store: state.store, clusters, output: options.output, runbooks };
     const planned = await runLocally(trigger, config, state.store, context);
     let exitCode = planned.exitCode;
     if (options.mode === 'approve') {

@@ -1,11 +1,14 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { RUNBOOK_IDS } from '../../runbooks/catalog.ts';
+import { RUNBOOK_ID } from '../../sdk/rules.ts';
 import type { RunOptions } from '../actions/run.ts';
 import { OUTPUT_FORMATS } from '../format/output.ts';
 import { CONFIG_HELP, parseScenarios, STATE_HELP } from '../options.ts';
 
+/** A built-in id, `all`, or an id of the form a team's runbook has (checked once the config is loaded). */
 function runbookNamed(name: string): string {
-  if (name === 'all' || (RUNBOOK_IDS as readonly string[]).includes(name)) return name;
+  if (name === 'all' || (RUNBOOK_IDS as readonly string[]).includes(name) || RUNBOOK_ID.test(name))
+    return name;
   throw new InvalidArgumentError(`unknown runbook "${name}"; known runbooks: ${RUNBOOK_IDS.join(', ')}`);
 }
 
@@ -36,7 +39,11 @@ export function runCommand(setExitCode: (code: number) => void): Command {
   return new Command('run')
     .description('run a runbook (or all) against a cluster; dry-run unless --mode auto')
     .argument('<runbook>', `a runbook id or "all" (${RUNBOOK_IDS.join(', ')})`, runbookNamed)
-    .option('--sim <scenario>', 'an in-process simulated cluster with these scenarios', parseScenarios)
+    .option(
+      '--sim <scenario>',
+      'an in-process simulated cluster with these scenarios (names, or files exporting defineScenario)',
+      parseScenarios,
+    )
     .option(
       '--kubeconfig <path>',
       'a kubeconfig file (default: $KUBECONFIG or ~/.kube/config with --context)',

@@ -181,7 +181,7 @@ export class ClusterBuilder {
     this.installAgents();
     this.deployment({ ...system, name: 'cilium-operator', replicas: 2, ...operatorTemplate(this.options) });
     this.daemonSet({ ...system, name: 'aws-node', ...awsNodeTemplate(this.options.awsNodeNameLabel) });
-    this.daemonSet({ ...system, name: 'kube-proxy', ...kubeProxyTemplate() });
+    if (this.options.kubeProxy) this.daemonSet({ ...system, name: 'kube-proxy', ...kubeProxyTemplate() });
     this.deployment({ ...system, name: 'coredns', replicas: 2, ...coreDnsTemplate() });
     this.namespace('shop');
     this.deployment({

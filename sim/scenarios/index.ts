@@ -26,21 +26,28 @@ export const SCENARIOS: Readonly<Record<string, Scenario>> = {
   scale,
 };
 
-function scenarioNamed(name: string): Scenario {
-  const found = Object.hasOwn(SCENARIOS, name) ? SCENARIOS[name] : undefined;
+/** Scenarios beyond the built-in ones (a team's own, from cilium-responder/testing), by name. */
+export type ExtraScenarios = Readonly<Record<string, Scenario>>;
+
+function scenarioNamed(name: string, extra: ExtraScenarios): Scenario {
+  const known = { ...SCENARIOS, ...extra };
+  const found = Object.hasOwn(known, name) ? known[name] : undefined;
   if (!found)
-    throw new Error(`unknown scenario "${name}"; known scenarios: ${Object.keys(SCENARIOS).join(', ')}`);
+    throw new Error(`unknown scenario "${name}"; known scenarios: ${Object.keys(known).join(', ')}`);
   return found;
 }
 
 type Applied = Extract<Scenario, { apply: unknown }>;
 
 /** The scenarios to apply, compositions expanded, each once, in order; and their presets, in order. */
-function expand(names: readonly string[]): { leaves: Applied[]; presets: ScenarioOptions[] } {
+function expand(
+  names: readonly string[],
+  extra: ExtraScenarios,
+): { leaves: Applied[]; presets: ScenarioOptions[] } {
   const leaves: Applied[] = [];
   const presets: ScenarioOptions[] = [];
   const visit = (name: string) => {
-    const scenario = scenarioNamed(name);
+    const scenario = scenarioNamed(name, extra);
     if ('composes' in scenario) scenario.composes.forEach(visit);
     else if (!leaves.includes(scenario)) leaves.push(scenario);
     if (scenario.presets) presets.push(scenario.presets);
@@ -58,13 +65,14 @@ const builtPlans = new WeakMap<SimCluster, Plan>();
 export function buildScenario(
   names: readonly string[],
   options: ScenarioOptions = {},
+  extra: ExtraScenarios = {},
 ): { cluster: SimCluster; plan: Plan } {
   const requested = names
     .flatMap((name) => name.split(','))
     .map((name) => name.trim())
     .filter(Boolean);
   const scenarioNames = requested.length > 0 ? requested : ['healthy'];
-  const { leaves, presets } = expand(scenarioNames);
+  const { leaves, presets } = expand(scenarioNames, extra);
   const resolved = resolveOptions(Object.assign({}, ...presets, options));
   validateOptions(resolved);
   const builder = new ClusterBuilder(resolved, scenarioNames);
@@ -75,8 +83,12 @@ export function buildScenario(
   return { cluster: builder.cluster, plan: builder.plan };
 }
 
-export function buildCluster(names: readonly string[], options?: ScenarioOptions): SimCluster {
-  return buildScenario(names, options).cluster;
+export function buildCluster(
+  names: readonly string[],
+  options?: ScenarioOptions,
+  extra?: ExtraScenarios,
+): SimCluster {
+  return buildScenario(names, options, extra).cluster;
 }
 
 /** The evidence a cluster built here holds, per scenario. */

@@ -30,6 +30,8 @@ export interface ScenarioOptions {
   iptablesMarkVariant?: IptablesState['markRuleVariant'];
   /** Default `true` from 1.14, `strict` before. */
   kubeProxyReplacement?: KubeProxyReplacement;
+  /** The kube-proxy DaemonSet (the EKS add-on) in kube-system. Default on, as EKS installs it. */
+  kubeProxy?: boolean;
   /** Socket-LB (cilium-config `bpf-lb-sock`). Default: on. */
   socketLB?: boolean;
   socketLBHostnsOnly?: boolean;
@@ -90,6 +92,7 @@ export function resolveOptions(options: ScenarioOptions): ResolvedOptions {
     iptablesBackend: 'nft',
     iptablesMarkVariant: versionAtLeast(ciliumVersion, '1.16') ? 'v1.16' : 'v1.14',
     kubeProxyReplacement: versionAtLeast(ciliumVersion, '1.14') ? 'true' : 'strict',
+    kubeProxy: true,
     socketLB: true,
     socketLBHostnsOnly: false,
     ipam: routingMode === 'tunnel' ? 'cluster-pool' : 'eni',

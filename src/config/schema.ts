@@ -153,6 +153,11 @@ export const ConfigSchema = z
       .record(z.string(), z.array(z.string().regex(/^[US][A-Z0-9]+$/, 'a Slack user (U…) or group (S…) id')))
       .default({}),
     slack: SlackSchema.default({ command: DEFAULT_SLASH_COMMAND }),
+    /**
+     * A team's own runbooks, written on cilium-responder/sdk: paths relative to this file
+     * (`./runbooks/kube-proxy-coexistence/index.ts`) or package names, each exporting one runbook.
+     */
+    runbooks: z.array(z.string().min(1)).default([]),
   })
   .strict()
   .superRefine((config, ctx) => {

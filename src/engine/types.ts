@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import type { PermissionRule } from '../cluster/permissions.ts';
 import type { CiliumFacade, ClusterAccess, KubeReader } from '../cluster/types.ts';
 
 /**
@@ -183,6 +184,8 @@ export interface Runbook<P = Record<string, unknown>, S = Record<string, never>>
   /** The state a run starts with (fresh for every run). */
   newState(): S;
   steps: Step<P, S>[];
+  /** Kubernetes reads beyond the responder's own rules (a team's runbook declares them); RBAC includes them. */
+  permissions?: readonly PermissionRule[];
 }
 
 /** What a runbook is, without its code: what listing and checking names need. */
