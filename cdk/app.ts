@@ -1,7 +1,6 @@
 import { App, Validations } from 'aws-cdk-lib';
 import { AwsSolutionsChecks } from 'cdk-nag';
-import { RUNBOOK_IDS } from '../runbooks/catalog.ts';
-import { loadConfig } from '../src/config/load.ts';
+import { loadConfigWithRunbooks } from '../runbooks/team.ts';
 import { configFile } from './config-file.ts';
 import { ResponderStack } from './responder-stack.ts';
 
@@ -13,10 +12,10 @@ if (file.example)
   process.stderr.write(
     `no responder.config.yaml: building from the example (${file.path}); copy and edit it\n`,
   );
-const config = await loadConfig(file.path, { runbooks: RUNBOOK_IDS });
+const { config, runbooks } = await loadConfigWithRunbooks(file.path);
 new ResponderStack(app, 'CiliumResponder', {
   description: 'Cilium Responder: incident responder for EKS clusters that run Cilium',
-  responder: { config, configPath: file.path },
+  responder: { config, configPath: file.path, runbooks },
 });
 Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
 app.synth();

@@ -1,4 +1,3 @@
-import { fileURLToPath } from 'node:url';
 import { Arn, ArnFormat, Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
 import { Alarm, ComparisonOperator, Metric, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
 import { AttributeType, BillingMode, ProjectionType, Table, TableEncryption } from 'aws-cdk-lib/aws-dynamodb';
@@ -16,10 +15,14 @@ import type { ITopic } from 'aws-cdk-lib/aws-sns';
 import { LambdaSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
+import { type RunbookSet, runbookInfo } from '../runbooks/team.ts';
+import { TEAM_CATALOG_ENV } from '../runbooks/team-catalog.ts';
 import type { ResponderConfig } from '../src/config/schema.ts';
 import { RUNS_BY_CLUSTER, RUNS_BY_TIME, TTL_ATTRIBUTE } from '../src/store/dynamodb/layout.ts';
 import { BUNDLING } from './bundling.ts';
-import { RESPONDER_GROUP } from './rbac.ts';
+import { packageRoot } from './package-root.ts';
+import { RESPONDER_GROUP, rbacManifest } from './rbac.ts';
+import { teamWorkerEntry } from './team-worker.ts';
 
 export interface CiliumResponderProps {
   /** The responder config, validated (clusters, routes, schedules, limits, approvers). */
@@ -36,9 +39,15 @@ export interface CiliumResponderProps {
   defaultChannel?: string;
   /** A VPC to run the worker in, for clusters whose API endpoint is private. */
   vpc?: IVpc;
+  /**
+   * The runbooks the config can run, from `loadConfigWithRunbooks`: a team's own are bundled into
+   * the worker and listed to the other functions for routing and the Slack commands.
+   * @defaultValue the built-in runbooks only
+   */
+  runbooks?: RunbookSet;
 }
 
-const FUNCTIONS_DIR = fileURLToPath(new URL('../functions/', import.meta.url));
+const ROOT = packageRoot();
 /** A run's time budget is 5 minutes (the engine's default); the worker gets a margin over it. */
 const WORKER_TIMEOUT = Duration.minutes(6);
 
@@ -58,10 +67,14 @@ export class CiliumResponder extends Construct {
   readonly worker: NodejsFunction;
   /** The http function's URL: where Alertmanager and Slack send. */
   readonly url: string;
+  /** The Kubernetes RBAC for the worker's group (`responder rbac`), with the team runbooks' declared reads. */
+  readonly rbac: string;
 
   constructor(scope: Construct, id: string, props: CiliumResponderProps) {
     super(scope, id);
     const maxAttempts = props.maxAttempts ?? 3;
+    const team = props.runbooks?.team ?? [];
+    this.rbac = rbacManifest('kube-system', props.runbooks?.permissions ?? []);
 
     this.table = new Table(this, 'State', {
       partitionKey: { name: 'pk', type: AttributeType.STRING },
@@ -108,13 +121,23 @@ export class CiliumResponder extends Construct {
       MAX_ATTEMPTS: String(maxAttempts),
       DEFAULT_CHANNEL: props.defaultChannel ?? '#cilium-responder',
       POWERTOOLS_SERVICE_NAME: 'cilium-responder',
+      // Routing and the Slack commands in every function know the team's runbooks by id.
+      ...(team.length > 0
+        ? { [TEAM_CATALOG_ENV]: JSON.stringify(team.map((t) => runbookInfo(t.runbook))) }
+        : {}),
     };
     const fn = (
       name: string,
-      options: { memorySize: number; timeout: Duration; reservedConcurrency?: number; vpc?: IVpc },
+      options: {
+        memorySize: number;
+        timeout: Duration;
+        reservedConcurrency?: number;
+        vpc?: IVpc;
+        entry?: string;
+      },
     ) =>
       new NodejsFunction(this, name, {
-        entry: `${FUNCTIONS_DIR}${name.toLowerCase()}.ts`,
+        entry: options.entry ?? `${ROOT}/functions/${name.toLowerCase()}.ts`,
         runtime: Runtime.NODEJS_22_X,
         architecture: Architecture.ARM_64,
         memorySize: options.memorySize,
@@ -146,6 +169,7 @@ export class CiliumResponder extends Construct {
       memorySize: 1024,
       timeout: WORKER_TIMEOUT,
       reservedConcurrency: props.workerConcurrency ?? 5,
+      ...(team.length > 0 ? { entry: teamWorkerEntry(ROOT, team, process.cwd()) } : {}),
       ...(props.vpc ? { vpc: props.vpc } : {}),
     });
 

@@ -1,11 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { userInfo } from 'node:os';
-import { dirname } from 'node:path';
-import { BUILT_IN_RUNBOOKS, loadRunbookSet, type RunbookSet } from '../runbooks/team.ts';
+import { BUILT_IN_RUNBOOKS, loadConfigWithRunbooks, type RunbookSet } from '../runbooks/team.ts';
 import { type AppPorts, DEFAULT_CHANNEL } from '../src/app/ports.ts';
 import type { ChatSink } from '../src/chat/types.ts';
-import { loadConfig } from '../src/config/load.ts';
 import { type ClusterConfig, ConfigSchema, type ResponderConfig } from '../src/config/schema.ts';
 import { SILENT } from '../src/engine/run.ts';
 import type { StateStore } from '../src/store/types.ts';
@@ -46,9 +44,7 @@ export async function localSetup(
   if (!path && !existsSync(file)) return { config: undefined, runbooks: BUILT_IN_RUNBOOKS };
   if (!existsSync(file))
     throw new Error(`no config file ${file}: copy responder.config.example.yaml to ${file} and edit it`);
-  const { runbooks: specs } = await loadConfig(file);
-  const runbooks = await loadRunbookSet(specs, dirname(file));
-  return { config: await loadConfig(file, { runbooks: runbooks.ids }), runbooks };
+  return loadConfigWithRunbooks(file);
 }
 
 /** The config with `cluster` in it (replacing one of the same name): a cluster named on the command line. */

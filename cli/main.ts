@@ -4,6 +4,7 @@ import { brakeCommand } from './commands/brake.ts';
 import { demoCommand } from './commands/demo.ts';
 import { historyCommand } from './commands/history.ts';
 import { listCommand } from './commands/list.ts';
+import { newCommand } from './commands/new.ts';
 import { rbacCommand } from './commands/rbac.ts';
 import { runCommand } from './commands/run.ts';
 import { serveCommand } from './commands/serve.ts';
@@ -52,6 +53,7 @@ Exit codes: 0 healthy or remediated, 1 problems remain, 2 a run failed or the co
     simCommand(),
     rbacCommand(),
     demoCommand(setExitCode),
+    newCommand(),
   ]) {
     program.addCommand(withOurExits(command));
   }

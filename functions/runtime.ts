@@ -3,7 +3,7 @@ import { Logger } from '@aws-lambda-powertools/logger';
 import { getSecret } from '@aws-lambda-powertools/parameters/secrets';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { SQSClient } from '@aws-sdk/client-sqs';
-import { RUNBOOK_CATALOG, RUNBOOK_IDS } from '../runbooks/catalog.ts';
+import { catalogWithTeam, TEAM_CATALOG_ENV } from '../runbooks/team-catalog.ts';
 import { type App, createApp } from '../src/app/app.ts';
 import { type AppPorts, DEFAULT_CHANNEL } from '../src/app/ports.ts';
 import { loadConfig } from '../src/config/load.ts';
@@ -54,15 +54,18 @@ export interface LambdaRuntime {
 export async function lambdaRuntime(): Promise<LambdaRuntime> {
   const env = lambdaEnv();
   const log = new Logger({ serviceName: process.env.POWERTOOLS_SERVICE_NAME ?? 'cilium-responder' });
-  const config = await loadConfig(env.configPath, { runbooks: RUNBOOK_IDS });
+  // A team's runbooks are bundled into the worker; the others know them by their catalog entries.
+  const catalog = catalogWithTeam(process.env[TEAM_CATALOG_ENV]);
+  const runbookIds = catalog.map((runbook) => runbook.id);
+  const config = await loadConfig(env.configPath, { runbooks: runbookIds });
   const secrets = ((await getSecret(env.secretId, { transform: 'json', maxAge: 300 })) ?? {}) as Secrets;
   const store = dynamoStore({ client: new DynamoDBClient({}), table: env.table });
   const sqs = new SQSClient({});
   const slack = { ...(env.slackApiUrl ? { slackApiUrl: env.slackApiUrl } : {}) };
   const ports: AppPorts = {
     config,
-    runbookIds: RUNBOOK_IDS,
-    runbookInfo: RUNBOOK_CATALOG,
+    runbookIds,
+    runbookInfo: catalog,
     store,
     queue: sqsQueue(sqs, env.queueUrl),
     // Thread roots live in the table, so every function edits the same thread.

@@ -1,8 +1,10 @@
-import { isAbsolute, resolve } from 'node:path';
+import { dirname, isAbsolute, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { tsImport } from 'tsx/esm/api';
 import { RUNBOOK_ID, readOnlyRuleProblem } from '../sdk/rules.ts';
 import type { PermissionRule } from '../src/cluster/permissions.ts';
+import { loadConfig } from '../src/config/load.ts';
+import type { ResponderConfig } from '../src/config/schema.ts';
 import type { AnyRunbook, RunbookInfo } from '../src/engine/types.ts';
 import { RUNBOOK_CATALOG } from './catalog.ts';
 import { RUNBOOKS } from './index.ts';
@@ -34,7 +36,8 @@ export class RunbookModuleError extends Error {
   }
 }
 
-const infoOf = (runbook: AnyRunbook): RunbookInfo => ({
+/** A runbook as listing and routing see it. */
+export const runbookInfo = (runbook: AnyRunbook): RunbookInfo => ({
   id: runbook.id,
   title: runbook.title,
   writes: runbook.steps.some((step) => step.writes),
@@ -44,7 +47,7 @@ export function runbookSet(team: readonly TeamRunbook[] = []): RunbookSet {
   const runbooks = [...RUNBOOKS, ...team.map((t) => t.runbook)];
   return {
     runbooks,
-    catalog: [...RUNBOOK_CATALOG, ...team.map((t) => infoOf(t.runbook))],
+    catalog: [...RUNBOOK_CATALOG, ...team.map((t) => runbookInfo(t.runbook))],
     ids: runbooks.map((runbook) => runbook.id),
     team,
     permissions: team.flatMap((t) => t.runbook.permissions ?? []),
@@ -118,4 +121,16 @@ export async function loadRunbookSet(specs: readonly string[], baseDir: string):
     team.push(loaded);
   }
   return runbookSet(team);
+}
+
+/**
+ * A config file and the runbooks it can run, both checked: its team runbooks load first, then the
+ * routes and schedules are validated against every id. What the CLI and the construct start from.
+ */
+export async function loadConfigWithRunbooks(
+  file: string,
+): Promise<{ config: ResponderConfig; runbooks: RunbookSet }> {
+  const { runbooks: specs } = await loadConfig(file);
+  const runbooks = await loadRunbookSet(specs, dirname(resolve(file)));
+  return { config: await loadConfig(file, { runbooks: runbooks.ids }), runbooks };
 }

@@ -1,0 +1,91 @@
+import { existsSync } from 'node:fs';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { RUNBOOK_IDS } from '../../runbooks/catalog.ts';
+import { RUNBOOK_ID } from '../../sdk/rules.ts';
+
+const title = (id: string) => id.replace(/-/g, ' ');
+
+function files(id: string): Record<string, string> {
+  return {
+    [`runbooks/${id}/index.ts`]: `import { defineRunbook, z } from 'cilium-responder/sdk';
+import { check } from './steps/check.ts';
+
+export const params = z.object({});
+
+export default defineRunbook({
+  id: '${id}',
+  title: '${title(id)}',
+  summary: 'What it checks, and what it may do.',
+  params,
+  // Alert names that start it (routes in responder.config.yaml may name it too).
+  answers: [],
+  // Kubernetes reads beyond the responder's own (get, list, watch); \`responder rbac\` includes them.
+  permissions: [],
+  steps: [check],
+});
+`,
+    [`runbooks/${id}/steps/check.ts`]: `import { defineStep, evidence, finding, outcome, statusFor } from 'cilium-responder/sdk';
+
+/** Reads through ctx.kube and ctx.cilium; writes only through ctx.actuator. */
+export const check = defineStep({
+  id: 'check',
+  title: 'the check',
+  run: async (ctx) => {
+    const agents = await ctx.cilium.agents();
+    const notReady = agents.filter((agent) => !agent.ready);
+    const findings = notReady.map((agent) =>
+      finding({
+        code: 'AGENT_NOT_READY',
+        target: agent.node,
+        message: \`Cilium agent \${agent.name} is not ready\`,
+        fix: \`kubectl -n \${agent.namespace} logs \${agent.name}\`,
+      }),
+    );
+    return outcome(statusFor(findings), \`\${agents.length - notReady.length} of \${agents.length} agents ready\`, {
+      findings,
+      evidence: [evidence('agents', agents.map((agent) => agent.node).join(', '))],
+    });
+  },
+});
+`,
+    [`runbooks/${id}/README.md`]: `# ${id}
+
+**Checks**: what the runbook looks at, and what counts as broken.
+
+**May do**: nothing (read-only), or which writes, through the actuator, within which limits.
+
+**Fix by hand**: the commands a person runs.
+`,
+    [`test/${id}.test.ts`]: `import { startCluster } from 'cilium-responder/testing';
+import { expect, test } from 'vitest';
+import runbook from '../runbooks/${id}/index.ts';
+
+test('${id} on a healthy simulated cluster', async () => {
+  const cluster = await startCluster({ scenarios: ['healthy'] });
+  try {
+    const report = await cluster.run(runbook);
+    expect(report.verdict).toBe('healthy');
+  } finally {
+    await cluster.close();
+  }
+}, 60_000);
+`,
+  };
+}
+
+/** Writes the runbook's files under `dir`; refuses a bad or taken id, or files that exist, before writing any. */
+export async function scaffoldRunbook(id: string, dir: string): Promise<string[]> {
+  if (!RUNBOOK_ID.test(id))
+    throw new Error(`runbook id "${id}" must be lowercase letters, digits and dashes`);
+  if (id === 'all' || (RUNBOOK_IDS as readonly string[]).includes(id))
+    throw new Error(`runbook id "${id}" is taken by a built-in runbook; choose another`);
+  const planned = Object.entries(files(id));
+  const existing = planned.map(([path]) => path).filter((path) => existsSync(join(dir, path)));
+  if (existing.length > 0) throw new Error(`not overwriting ${existing.join(', ')}`);
+  for (const [path, text] of planned) {
+    await mkdir(join(dir, path, '..'), { recursive: true });
+    await writeFile(join(dir, path), text, { flag: 'wx' });
+  }
+  return planned.map(([path]) => path);
+}

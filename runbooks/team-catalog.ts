@@ -1,0 +1,22 @@
+import { z } from 'zod';
+import type { RunbookInfo } from '../src/engine/types.ts';
+import { RUNBOOK_CATALOG } from './catalog.ts';
+
+/**
+ * How the deployed functions learn a team's runbooks without their code: the construct sets this
+ * variable to their catalog entries (JSON), so routing and the Slack commands know their ids.
+ */
+export const TEAM_CATALOG_ENV = 'RESPONDER_TEAM_RUNBOOKS';
+
+const TeamCatalog = z.array(
+  z.object({ id: z.string().min(1), title: z.string(), writes: z.boolean() }).strict(),
+);
+
+/** The built-in catalog, then the team's runbooks from the variable's JSON (when set). */
+export function catalogWithTeam(json: string | undefined): readonly RunbookInfo[] {
+  if (!json) return RUNBOOK_CATALOG;
+  const parsed = TeamCatalog.safeParse(JSON.parse(json));
+  if (!parsed.success)
+    throw new Error(`${TEAM_CATALOG_ENV} is not a runbook catalog: ${parsed.error.message}`);
+  return [...RUNBOOK_CATALOG, ...parsed.data];
+}

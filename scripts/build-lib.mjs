@@ -1,0 +1,46 @@
+// Builds the library entries (`cilium-responder`, `/sdk`, `/testing`) into dist/lib: ESM bundles
+// by esbuild (packages stay external), declarations by tsc (tsconfig.lib.json) rolled up per entry
+// by API Extractor, which also compares each entry's surface with its report in api/.
+// `--check` (CI, `npm run api:check`) fails when a report differs; without it the reports are updated.
+import { execFileSync } from 'node:child_process';
+import { rmSync } from 'node:fs';
+import { Extractor, ExtractorConfig } from '@microsoft/api-extractor';
+import { build } from 'esbuild';
+
+const check = process.argv.includes('--check');
+const ENTRIES = { index: 'sdk/construct.ts', sdk: 'sdk/index.ts', testing: 'sdk/testing.ts' };
+const REPORTS = ['construct', 'sdk', 'testing'];
+
+rmSync('dist/lib', { recursive: true, force: true });
+rmSync('dist/types', { recursive: true, force: true });
+await build({
+  entryPoints: ENTRIES,
+  outdir: 'dist/lib',
+  bundle: true,
+  splitting: true,
+  format: 'esm',
+  platform: 'node',
+  target: 'node20',
+  packages: 'external',
+  sourcemap: 'linked',
+  logLevel: 'warning',
+});
+execFileSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.lib.json'], {
+  stdio: 'inherit',
+});
+
+const changed = [];
+for (const report of REPORTS) {
+  const config = ExtractorConfig.loadFileAndPrepare(`api/config/${report}.json`);
+  const result = Extractor.invoke(config, { localBuild: !check, showVerboseMessages: false });
+  if (!result.succeeded || result.apiReportChanged) changed.push(report);
+}
+if (changed.length > 0) {
+  process.stderr.write(
+    check
+      ? `the public API changed (${changed.join(', ')}): run \`npm run build:lib\` and commit api/*.api.md with the change\n`
+      : `API reports updated: ${changed.map((r) => `api/${r}.api.md`).join(', ')}; commit them\n`,
+  );
+  if (check) process.exitCode = 1;
+}
+rmSync('dist/types', { recursive: true, force: true });

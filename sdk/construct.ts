@@ -1,0 +1,10 @@
+/**
+ * Cilium Responder as a CDK construct, and what a team's CDK app builds it from:
+ * `loadConfigWithRunbooks` reads the responder config and loads the runbooks it names.
+ *
+ * @packageDocumentation
+ */
+export { CiliumResponder, type CiliumResponderProps } from '../cdk/cilium-responder.ts';
+export { rbacManifest } from '../cdk/rbac.ts';
+export { loadConfigWithRunbooks, type RunbookSet, type TeamRunbook } from '../runbooks/team.ts';
+export type { ResponderConfig } from '../src/config/schema.ts';
