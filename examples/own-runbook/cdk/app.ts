@@ -1,0 +1,10 @@
+import { App, Stack } from 'aws-cdk-lib';
+import { CiliumResponder, loadConfigWithRunbooks } from 'cilium-responder';
+
+// The team's stack: the responder, its worker carrying the runbooks responder.config.yaml names.
+const configPath = 'responder.config.yaml';
+const { config, runbooks } = await loadConfigWithRunbooks(configPath);
+const app = new App();
+const stack = new Stack(app, 'TeamResponder');
+new CiliumResponder(stack, 'Responder', { config, configPath, runbooks });
+app.synth();
