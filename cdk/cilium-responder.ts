@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import { Arn, ArnFormat, Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
 import { Alarm, ComparisonOperator, Metric, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
 import { AttributeType, BillingMode, ProjectionType, Table, TableEncryption } from 'aws-cdk-lib/aws-dynamodb';
@@ -151,7 +152,7 @@ export class CiliumResponder extends Construct {
             beforeInstall: () => [],
             // The config travels with the code; the functions read it at cold start.
             afterBundling: (_input: string, output: string) => [
-              `cp "${props.configPath}" "${output}/responder.config.yaml"`,
+              `cp "${resolve(props.configPath)}" "${output}/responder.config.yaml"`,
             ],
           },
         },
