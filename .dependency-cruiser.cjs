@@ -79,9 +79,23 @@ module.exports = {
       to: { path: '^src/app/' },
     },
     {
+      name: 'sdk-carries-no-client',
+      comment:
+        "What a team's runbook imports (cilium-responder/sdk) carries no client and no connection code: it is bundled into their worker beside ours.",
+      severity: 'error',
+      from: { path: '^sdk/(index|define|findings|errors|rules)\\.ts$' },
+      to: {
+        path: [
+          'node_modules/(@kubernetes/client-node|@aws-sdk/)',
+          '^src/cluster/(kube|http|exec|connect|eks|eks-token|access|connection)\\.ts$',
+          '^(sim|cli|functions)/',
+        ],
+      },
+    },
+    {
       name: 'no-module-cycles',
       severity: 'error',
-      from: { path: '^(src|runbooks|functions|cli)/' },
+      from: { path: '^(src|runbooks|functions|cli|sdk)/' },
       to: { circular: true },
     },
     {
