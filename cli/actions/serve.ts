@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { RUNBOOK_IDS } from '../../runbooks/catalog.ts';
+import { loadConfigWithRunbooks } from '../../runbooks/team.ts';
 import { consoleSink } from '../../src/chat/console.ts';
-import { loadConfig } from '../../src/config/load.ts';
 import { slackDirectory } from '../../src/slack/directory.ts';
 import { openLocalState } from '../local-state.ts';
 import { startLocalServer } from '../serve/local-server.ts';
@@ -24,11 +23,12 @@ export interface ServeOptions {
 
 /** The command's work, loaded only when it runs. */
 export async function serveAction(options: ServeOptions) {
-  const config = await loadConfig(options.config, { runbooks: RUNBOOK_IDS });
+  const { config, runbooks } = await loadConfigWithRunbooks(options.config);
   const generated: string[] = [];
   const state = options.state ? await openLocalState() : undefined;
   const server = await startLocalServer({
     config,
+    runbooks,
     chat: consoleSink(process.stdout),
     ...(state ? { store: state.store } : {}),
     secrets: {

@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import { createHttpApp, type HttpSecrets } from '../../functions/http-app.ts';
-import { RUNBOOKS } from '../../runbooks/index.ts';
+import { BUILT_IN_RUNBOOKS, type RunbookSet } from '../../runbooks/team.ts';
 import { type App, createApp } from '../../src/app/app.ts';
 import type { ClusterPorts } from '../../src/app/ports.ts';
 import { createWorker } from '../../src/app/worker.ts';
@@ -16,6 +16,8 @@ import { listenError } from '../port-in-use.ts';
 
 export interface LocalServerOptions {
   config: ResponderConfig;
+  /** The runbooks the config can run (default: the built-in ones). */
+  runbooks?: RunbookSet;
   chat: ChatSink;
   secrets: HttpSecrets;
   /** Where runs, dedupe, leases and the brake live; in memory unless given. */
@@ -44,11 +46,11 @@ export interface LocalServer {
 export async function startLocalServer(options: LocalServerOptions): Promise<LocalServer> {
   const clusters = clusterConnector();
   const base = {
-    ...localPorts(options.config, options.store ?? memoryStore(), options.chat),
+    ...localPorts(options.config, options.store ?? memoryStore(), options.chat, options.runbooks),
     ...(options.directory ? { directory: options.directory } : {}),
   };
   const worker = createWorker(base, {
-    runbooks: RUNBOOKS,
+    runbooks: (options.runbooks ?? BUILT_IN_RUNBOOKS).runbooks,
     connect: options.connect ?? ((cluster) => clusters.connect(cluster)),
     ...(options.onProgress ? { onProgress: options.onProgress } : {}),
   });

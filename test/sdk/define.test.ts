@@ -14,7 +14,7 @@ describe('defineRunbook', () => {
     expect(runbook.doc).toBe('runbooks/team-check/README.md');
     expect(runbook.answers).toEqual([]);
     expect(runbook.newState()).toEqual({});
-    expect(runbook.params.parse(undefined ?? {})).toEqual({});
+    expect(runbook.params.parse({})).toEqual({});
     expect(runbook.steps[0]?.writes).toBe(false);
   });
 
