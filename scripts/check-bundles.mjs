@@ -30,4 +30,6 @@ if (problems.length > 0) {
   process.stderr.write(`${problems.join('\n')}\n`);
   process.exit(1);
 }
-process.stdout.write(`bundles ok: the worker carries ${runbookPaths.join(', ')}; no cluster client elsewhere\n`);
+process.stdout.write(
+  `bundles ok: the worker carries ${runbookPaths.join(', ')}; no cluster client elsewhere\n`,
+);
