@@ -63,6 +63,20 @@ function fixFor(facts: AgentCgroupFacts): string {
 }
 
 /**
+ * The mount is right (inode 1) but the hooks are not on it: a restarted agent updates the cgroup
+ * links it pinned in bpffs instead of attaching new ones, so they stay where an earlier agent put
+ * them. Removing the pins makes the next agent attach afresh, on its root.
+ */
+function reattachFix(facts: AgentCgroupFacts): string {
+  const { agent } = facts;
+  return (
+    `On ${agent.node}, remove the agent's pinned cgroup links (rm /sys/fs/bpf/cilium/socketlb/links/cgroup/*, from a debug pod with the host's /sys/fs/bpf), ` +
+    `then restart its agent so it attaches them to the root: kubectl -n ${agent.namespace} delete pod ${agent.name}. ` +
+    `Check on the node: bpftool cgroup tree /sys/fs/cgroup lists the cil_sock hooks on the root itself.`
+  );
+}
+
+/**
  * Where an agent's socket-LB hooks sit. Healthy: its cgroup root is the host's (inode 1) and
  * Cilium's hooks are on that root. Any other inode means the hooks apply to a sub-cgroup (usually
  * the agent's own container), however the walk from inside looks. On the host's root, hooks only
@@ -93,7 +107,7 @@ export function judgePlacement(facts: AgentCgroupFacts): Finding | undefined {
       target: agent.node,
       severity: 'critical',
       message: `${agent.node}: the host's cgroup root ${root} has no socket-LB hooks; ${below.length} sit below it on ${listOf(nested)}; ClusterIP traffic outside that cgroup is not translated.`,
-      fix: fixFor(facts),
+      fix: reattachFix(facts),
     };
   }
   if (onRoot === 0) {
