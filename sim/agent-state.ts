@@ -27,6 +27,12 @@ export interface CgroupState {
   containerPath: string;
   /** Inode of the agent's cgroup mount when it is not the host root. */
   containerInode: number;
+  /**
+   * Host cgroup paths still holding socket-LB hooks an earlier agent attached, besides wherever
+   * this agent attaches its own: e.g. its old container scope after a restart into the host
+   * cgroup namespace (the hooks stay until something detaches them).
+   */
+  leftoverHooks?: string[];
 }
 
 export interface IptablesState {

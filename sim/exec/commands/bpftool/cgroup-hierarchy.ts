@@ -60,7 +60,7 @@ const HOOK_ID_OFFSETS = [7, 9, 0, 1, 5, 6, 3, 2, 4, 8];
 export function hostCgroupTree(cluster: SimCluster, agent: AgentState): Cgroup {
   // Built once per agent while the pods and the agent's cgroup facts stay the same: a fan-out runs
   // stat and bpftool against it thousands of times. Readers never change the tree.
-  const key = `${cluster.store.revision}|${agent.node}|${agent.socketLB}|${agent.cgroup.mountIsHostRoot}|${agent.cgroup.containerPath}`;
+  const key = `${cluster.store.revision}|${agent.node}|${agent.socketLB}|${agent.cgroup.mountIsHostRoot}|${agent.cgroup.containerPath}|${agent.cgroup.leftoverHooks}`;
   const cached = treeCache.get(agent);
   if (cached?.key === key) return cached.tree;
   const tree = buildHostCgroupTree(cluster, agent);
@@ -77,7 +77,7 @@ const treeCache = new WeakMap<AgentState, { key: string; tree: Cgroup }>();
  */
 function buildHostCgroupTree(cluster: SimCluster, agent: AgentState): Cgroup {
   const onRoot = agent.socketLB && agent.cgroup.mountIsHostRoot;
-  const programs = onRoot ? socketLbHooks(agent) : [];
+  const programs = [...(onRoot ? socketLbHooks(agent) : []), ...leftoverHooksAt(agent, '/')];
   let children: Cgroup[] | undefined;
   return {
     name: '',
@@ -89,15 +89,22 @@ function buildHostCgroupTree(cluster: SimCluster, agent: AgentState): Cgroup {
   };
 }
 
-/** Cilium's socket-LB hooks with the ids the kernel gave them on this node. */
-function socketLbHooks(agent: AgentState): BpfProgram[] {
-  const base = 1000 + (stableNumber(agent.node) % 2000);
+/** Cilium's socket-LB hooks with the ids the kernel gave them on this node (a later load gets later ids). */
+function socketLbHooks(agent: AgentState, load = 0): BpfProgram[] {
+  const base = 1000 + (stableNumber(agent.node) % 2000) + load * 10;
   return SOCKET_LB_HOOKS.map((hook, i) => ({
     id: base + (HOOK_ID_OFFSETS[i] as number),
     type: hook.type,
     flags: 'multi',
     name: hook.name,
   }));
+}
+
+/** An earlier agent's hooks left at a host path (loaded before this agent's, so with earlier ids). */
+function leftoverHooksAt(agent: AgentState, hostPath: string): BpfProgram[] {
+  const left = agent.cgroup.leftoverHooks ?? [];
+  const index = left.findIndex((path) => segments(path).join('/') === segments(hostPath).join('/'));
+  return index < 0 ? [] : socketLbHooks(agent, -1 - index);
 }
 
 function buildChildren(cluster: SimCluster, agent: AgentState, hooksOnAgentScope: boolean): Cgroup[] {
@@ -118,6 +125,9 @@ function buildChildren(cluster: SimCluster, agent: AgentState, hooksOnAgentScope
   const agentScope = ensure(root, agent.cgroup.containerPath);
   if (agentScope.programs.length === 0) attach(agentScope, 'device', '');
   if (hooksOnAgentScope) agentScope.programs.push(...socketLbHooks(agent));
+  for (const path of agent.cgroup.leftoverHooks ?? []) {
+    if (segments(path).length > 0) ensure(root, path).programs.push(...leftoverHooksAt(agent, path));
+  }
   return root.children;
 }
 
