@@ -68,12 +68,18 @@ def capture_cgroups(scratch: Scratch) -> list[dict]:
 def capture_iptables(scratch: Scratch) -> list[dict]:
     entries = []
     for backend in ("nft", "legacy"):
-        for host_mark in (True, False):
-            situation = f"{backend}-host-mark-{'present' if host_mark else 'missing'}"
+        for name, spec in iptables.SITUATIONS.items():
+            situation = f"{backend}-{name}"
             rel_dir = f"iptables/{situation}"
-            for record in iptables.capture(scratch, backend, host_mark, os.path.join(OUT, rel_dir)):
+            for record in iptables.capture(scratch, backend, name, os.path.join(OUT, rel_dir)):
                 entries.append(
-                    {"kind": "iptables", "situation": situation, "backend": backend, "hostMarkRule": host_mark}
+                    {
+                        "kind": "iptables",
+                        "situation": situation,
+                        "backend": backend,
+                        "ciliumChains": spec["cilium"],
+                        "hostMarkRule": spec["host_mark"],
+                    }
                     | _files(rel_dir, record)
                 )
     return entries

@@ -11,6 +11,14 @@ HOST_MARK_COMMENT = "cilium: host->any mark as from host"
 OTHER = {"nft": "legacy", "legacy": "nft"}
 
 
+# What each iptables situation restores: kubelet's chains, then Cilium's with or without the host-mark rule.
+SITUATIONS = {
+    "host-mark-present": {"cilium": True, "host_mark": True},
+    "host-mark-missing": {"cilium": True, "host_mark": False},
+    "no-cilium-chains": {"cilium": False, "host_mark": False},
+}
+
+
 def _rules(name: str, host_mark: bool) -> bytes:
     with open(os.path.join(RULES_DIR, name)) as f:
         lines = [line for line in f if not line.startswith("#")]
@@ -25,16 +33,22 @@ def commands(backend: str) -> list:
         (f"iptables-{backend}-save-t-filter", [f"iptables-{backend}-save", "-t", "filter"]),
         (f"iptables-{backend}-S", [f"iptables-{backend}", "-S"]),
         (f"iptables-{backend}-t-filter-S-CILIUM_OUTPUT", [f"iptables-{backend}", "-t", "filter", "-S", "CILIUM_OUTPUT"]),
-        (f"iptables-{OTHER[backend]}-save", [f"iptables-{OTHER[backend]}-save"]),
     ]
     if backend == "nft":  # Debian's `iptables-save` is the nft one through update-alternatives
         cmds.append(("iptables-save", ["iptables-save"]))
-    return cmds
+    # The other backend last: `iptables-legacy -S` creates the legacy filter table it lists, and
+    # from then on every nft tool in the namespace warns that legacy tables are present.
+    return cmds + [
+        (f"iptables-{OTHER[backend]}-save", [f"iptables-{OTHER[backend]}-save"]),
+        (f"iptables-{OTHER[backend]}-S", [f"iptables-{OTHER[backend]}", "-S"]),
+    ]
 
 
-def capture(scratch: Scratch, backend: str, host_mark: bool, out_dir: str) -> list[dict]:
+def capture(scratch: Scratch, backend: str, situation: str, out_dir: str) -> list[dict]:
+    spec = SITUATIONS[situation]
     netns = scratch.add_netns()
-    for name in ("kubelet.rules", "cilium.rules"):
-        run(["ip", "netns", "exec", netns, f"iptables-{backend}-restore", "--noflush"], input=_rules(name, host_mark))
+    for name in ("kubelet.rules", "cilium.rules") if spec["cilium"] else ("kubelet.rules",):
+        restore = [f"iptables-{backend}-restore", "--noflush"]
+        run(["ip", "netns", "exec", netns, *restore], input=_rules(name, spec["host_mark"]))
     os.makedirs(out_dir, exist_ok=True)
     return [record(slug, argv, out_dir, ["ip", "netns", "exec", netns]) for slug, argv in commands(backend)]
