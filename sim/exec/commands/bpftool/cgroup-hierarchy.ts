@@ -136,6 +136,17 @@ export function findCgroup(root: Cgroup, hostPath: string): Cgroup | undefined {
   return current;
 }
 
+/** The programs attached to a host path's ancestors, nearest first: what it inherits (`effective`). */
+export function inheritedPrograms(root: Cgroup, hostPath: string): BpfProgram[] {
+  const chain: Cgroup[] = [root];
+  for (const segment of segments(hostPath).slice(0, -1)) {
+    const child = chain[chain.length - 1]?.children.find((c) => c.name === segment);
+    if (!child) break;
+    chain.push(child);
+  }
+  return segments(hostPath).length === 0 ? [] : chain.reverse().flatMap((cgroup) => cgroup.programs);
+}
+
 function ensure(root: Cgroup, hostPath: string): Cgroup {
   let current = root;
   for (const segment of segments(hostPath)) {
