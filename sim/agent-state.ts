@@ -28,11 +28,12 @@ export interface CgroupState {
   /** Inode of the agent's cgroup mount when it is not the host root. */
   containerInode: number;
   /**
-   * Host cgroup paths still holding socket-LB hooks an earlier agent attached, besides wherever
-   * this agent attaches its own: e.g. its old container scope after a restart into the host
-   * cgroup namespace (the hooks stay until something detaches them).
+   * Host cgroup paths the socket-LB hooks are attached to (`/` is the host root), when not where
+   * the agent's mount is: Cilium pins its cgroup links in bpffs and, on restart, updates the pinned
+   * links rather than attaching anew, so an agent that restarted with a different cgroup root keeps
+   * its hooks where the earlier one attached them (cilium#27848, #48420).
    */
-  leftoverHooks?: string[];
+  hookCgroups?: string[];
 }
 
 export interface IptablesState {

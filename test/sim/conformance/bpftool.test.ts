@@ -19,7 +19,7 @@ const SIMULATED: Record<string, { state: AgentOverrides; mount: string }> = {
     mount: '/run/cilium/cgroupv2',
   },
   'hooks-root-and-nested': {
-    state: { cgroup: { leftoverHooks: [AGENT_SCOPE] } },
+    state: { cgroup: { hookCgroups: ['/', AGENT_SCOPE] } },
     mount: '/run/cilium/cgroupv2',
   },
   'device-filters-only': { state: { socketLB: false }, mount: '/run/cilium/cgroupv2' },

@@ -60,7 +60,7 @@ const HOOK_ID_OFFSETS = [7, 9, 0, 1, 5, 6, 3, 2, 4, 8];
 export function hostCgroupTree(cluster: SimCluster, agent: AgentState): Cgroup {
   // Built once per agent while the pods and the agent's cgroup facts stay the same: a fan-out runs
   // stat and bpftool against it thousands of times. Readers never change the tree.
-  const key = `${cluster.store.revision}|${agent.node}|${agent.socketLB}|${agent.cgroup.mountIsHostRoot}|${agent.cgroup.containerPath}|${agent.cgroup.leftoverHooks}`;
+  const key = `${cluster.store.revision}|${agent.node}|${hookCgroups(agent).join(',')}|${agent.cgroup.containerPath}`;
   const cached = treeCache.get(agent);
   if (cached?.key === key) return cached.tree;
   const tree = buildHostCgroupTree(cluster, agent);
@@ -76,22 +76,28 @@ const treeCache = new WeakMap<AgentState, { key: string; tree: Cgroup }>();
  * nodes would cost the simulator more than the execs it serves.
  */
 function buildHostCgroupTree(cluster: SimCluster, agent: AgentState): Cgroup {
-  const onRoot = agent.socketLB && agent.cgroup.mountIsHostRoot;
-  const programs = [...(onRoot ? socketLbHooks(agent) : []), ...leftoverHooksAt(agent, '/')];
+  const paths = hookCgroups(agent);
+  const programs = paths.flatMap((path, set) => (path === '/' ? socketLbHooks(agent, set) : []));
   let children: Cgroup[] | undefined;
   return {
     name: '',
     programs,
     get children() {
-      children ??= buildChildren(cluster, agent, !onRoot && agent.socketLB);
+      children ??= buildChildren(cluster, agent, paths);
       return children;
     },
   };
 }
 
-/** Cilium's socket-LB hooks with the ids the kernel gave them on this node (a later load gets later ids). */
-function socketLbHooks(agent: AgentState, load = 0): BpfProgram[] {
-  const base = 1000 + (stableNumber(agent.node) % 2000) + load * 10;
+/** Where the socket-LB hooks are: where a scenario left them, else on the agent's cgroup mount. */
+function hookCgroups(agent: AgentState): string[] {
+  if (!agent.socketLB) return [];
+  return agent.cgroup.hookCgroups ?? [agent.cgroup.mountIsHostRoot ? '/' : agent.cgroup.containerPath];
+}
+
+/** One set of Cilium's socket-LB hooks with the ids the kernel gave them on this node (each set loaded anew). */
+function socketLbHooks(agent: AgentState, set: number): BpfProgram[] {
+  const base = 1000 + (stableNumber(agent.node) % 2000) + set * SOCKET_LB_HOOKS.length;
   return SOCKET_LB_HOOKS.map((hook, i) => ({
     id: base + (HOOK_ID_OFFSETS[i] as number),
     type: hook.type,
@@ -100,14 +106,7 @@ function socketLbHooks(agent: AgentState, load = 0): BpfProgram[] {
   }));
 }
 
-/** An earlier agent's hooks left at a host path (loaded before this agent's, so with earlier ids). */
-function leftoverHooksAt(agent: AgentState, hostPath: string): BpfProgram[] {
-  const left = agent.cgroup.leftoverHooks ?? [];
-  const index = left.findIndex((path) => segments(path).join('/') === segments(hostPath).join('/'));
-  return index < 0 ? [] : socketLbHooks(agent, -1 - index);
-}
-
-function buildChildren(cluster: SimCluster, agent: AgentState, hooksOnAgentScope: boolean): Cgroup[] {
+function buildChildren(cluster: SimCluster, agent: AgentState, hookPaths: readonly string[]): Cgroup[] {
   const root: Cgroup = { name: '', programs: [], children: [] };
   let nextId = 4;
   const attach = (cgroup: Cgroup, type: AttachType, name: string) =>
@@ -124,10 +123,9 @@ function buildChildren(cluster: SimCluster, agent: AgentState, hooksOnAgentScope
   }
   const agentScope = ensure(root, agent.cgroup.containerPath);
   if (agentScope.programs.length === 0) attach(agentScope, 'device', '');
-  if (hooksOnAgentScope) agentScope.programs.push(...socketLbHooks(agent));
-  for (const path of agent.cgroup.leftoverHooks ?? []) {
-    if (segments(path).length > 0) ensure(root, path).programs.push(...leftoverHooksAt(agent, path));
-  }
+  hookPaths.forEach((path, set) => {
+    if (path !== '/') ensure(root, path).programs.push(...socketLbHooks(agent, set));
+  });
   return root.children;
 }
 
