@@ -100,6 +100,7 @@ def main() -> None:
     os.makedirs(STAGING)
     scratch = Scratch()
     try:
+        scratch.mount()
         entries = capture_cgroups(scratch) + capture_iptables(scratch)
     finally:
         errors = scratch.cleanup()
