@@ -74,6 +74,8 @@ export function buildScenario(
     .map((name) => name.trim())
     .filter(Boolean);
   const scenarioNames = requested.length > 0 ? requested : ['healthy'];
+  const taken = Object.keys(extra).find((name) => Object.hasOwn(SCENARIOS, name));
+  if (taken) throw new Error(`scenario "${taken}" is a built-in scenario's name; choose another`);
   const { leaves, presets } = expand(scenarioNames, extra);
   const resolved = resolveOptions(Object.assign({}, ...presets, options));
   validateOptions(resolved);
