@@ -1,5 +1,5 @@
 import type { ResponderConfig } from '../../src/config/schema.ts';
-import { DEFAULT_CONFIG, localConfig, localUser } from '../local-app.ts';
+import { DEFAULT_CONFIG, localSetup, localUser } from '../local-app.ts';
 import { runLocally } from '../local-run.ts';
 import { openState } from '../state-option.ts';
 
@@ -10,7 +10,8 @@ export async function sweepAction(
   setExitCode: (code: number) => void,
 ) {
   // Named explicitly, so a missing file is an error that says what to do.
-  const config = (await localConfig(options.config ?? DEFAULT_CONFIG)) as ResponderConfig;
+  const setup = await localSetup(options.config ?? DEFAULT_CONFIG);
+  const config = setup.config as ResponderConfig;
   const receivedAt = new Date().toISOString();
   const trigger = {
     source: 'schedule' as const,
@@ -22,7 +23,7 @@ export async function sweepAction(
   };
   const state = await openState(options);
   try {
-    setExitCode((await runLocally(trigger, config, state.store)).exitCode);
+    setExitCode((await runLocally(trigger, config, state.store, { runbooks: setup.runbooks })).exitCode);
   } finally {
     await state.close();
   }
