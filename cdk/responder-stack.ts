@@ -97,7 +97,7 @@ export class ResponderStack extends Stack {
       env: { account: this.account, region },
       description: `Cilium Responder: EKS access entries of the clusters in ${region}`,
     });
-    stack.addDependency(this, 'its access entries map the worker role this stack creates');
+    stack.addStackDependency(this, 'its access entries map the worker role this stack creates');
     this.regional.set(region, stack);
     return stack;
   }
