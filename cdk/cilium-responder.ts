@@ -20,7 +20,7 @@ import { deployOf, type ResponderConfig } from '../src/config/schema.ts';
 import { RUNS_BY_CLUSTER, RUNS_BY_TIME, TTL_ATTRIBUTE } from '../src/store/dynamodb/layout.ts';
 import { addAccessEntries, type RegionScope, sameAccountClusters } from './access-entries.ts';
 import { ALARM_PERIOD, AlarmTopic } from './alarm-topic.ts';
-import { BUNDLING } from './bundling.ts';
+import { BUNDLING, SOURCE_MAPPED } from './bundling.ts';
 import { type FunctionName, grantTableOperations } from './table-grants.ts';
 
 export interface CiliumResponderProps {
@@ -144,8 +144,6 @@ export class CiliumResponder extends Construct {
       MAX_ATTEMPTS: String(maxAttempts),
       DEFAULT_CHANNEL: props.defaultChannel ?? '#cilium-responder',
       POWERTOOLS_SERVICE_NAME: 'cilium-responder',
-      // Stack traces in CloudWatch point at the TypeScript, not the minified bundle (bench: cold start).
-      NODE_OPTIONS: '--enable-source-maps',
     };
     const fn = (
       name: FunctionName,
@@ -156,6 +154,7 @@ export class CiliumResponder extends Construct {
         vpc?: IVpc;
         role?: Role;
         environment?: Record<string, string>;
+        sourceMapped?: boolean;
       },
     ) =>
       new NodejsFunction(this, name, {
@@ -165,7 +164,11 @@ export class CiliumResponder extends Construct {
         memorySize: options.memorySize,
         timeout: options.timeout,
         tracing: Tracing.ACTIVE,
-        environment: { ...environment, ...options.environment },
+        environment: {
+          ...environment,
+          ...options.environment,
+          ...(options.sourceMapped ? SOURCE_MAPPED.environment : {}),
+        },
         // Its own log group, so the logs expire and go with the stack.
         logGroup: new LogGroup(this, `${name}Logs`, {
           retention: deploy.logRetentionDays as RetentionDays,
@@ -173,6 +176,7 @@ export class CiliumResponder extends Construct {
         }),
         bundling: {
           ...BUNDLING,
+          ...(options.sourceMapped ? SOURCE_MAPPED.bundling : {}),
           commandHooks: {
             beforeBundling: () => [],
             beforeInstall: () => [],
@@ -209,6 +213,7 @@ export class CiliumResponder extends Construct {
       reservedConcurrency: deploy.reservedConcurrency.worker,
       ...(props.vpc ? { vpc: props.vpc } : {}),
       role: this.workerRole(props.vpc),
+      sourceMapped: true,
     });
 
     // Slack and Alertmanager call it; the signature and bearer checks happen in code.

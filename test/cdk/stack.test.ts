@@ -64,10 +64,16 @@ describe('ResponderStack', () => {
           SECRETS_ID: Match.anyValue(),
           RESPONDER_CONFIG: './responder.config.yaml',
           MAX_ATTEMPTS: '3',
-          NODE_OPTIONS: '--enable-source-maps',
         }),
       },
     });
+  });
+
+  it('runs only the worker with source maps enabled (see cdk/bundling.ts for the measured cost)', () => {
+    const withMaps = Object.entries(template.findResources('AWS::Lambda::Function'))
+      .filter(([, f]) => f.Properties.Environment.Variables.NODE_OPTIONS === '--enable-source-maps')
+      .map(([id]) => id.replace(/^Responder|[0-9A-F]{8}$/g, ''));
+    expect(withMaps).toEqual(['Worker']);
   });
 
   it('deploys to the region of its same-account cluster', () => {
