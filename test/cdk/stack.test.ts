@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { App, Stack, Validations } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { AwsSolutionsChecks } from 'cdk-nag';
@@ -7,6 +8,7 @@ import { ResponderStack } from '../../cdk/responder-stack.ts';
 import { TABLE_OPERATIONS } from '../../cdk/table-grants.ts';
 import { RUNBOOK_IDS } from '../../runbooks/catalog.ts';
 import { parseConfig } from '../../src/config/load.ts';
+import { deployOf } from '../../src/config/schema.ts';
 
 const CONFIG_TEXT = `
 clusters:
@@ -217,6 +219,8 @@ describe('ResponderStack', () => {
       { template: {}, key: 'operatorToken' },
     ]);
     for (const generate of secrets) expect(generate.ExcludePunctuation).toBe(true);
+    // Deleted with the stack (README: Teardown), unlike the table.
+    template.allResources('AWS::SecretsManager::Secret', { DeletionPolicy: 'Delete' });
   });
 
   it('lets every function read the secret, only the http function the operator token, and only read them', () => {
@@ -316,6 +320,22 @@ describe('the deploy settings of the config', () => {
     template.hasResourceProperties('AWS::SNS::Subscription', {
       Protocol: 'email',
       Endpoint: 'oncall@example.com',
+    });
+  });
+
+  it("the example's deploy section, uncommented, is valid and shows the defaults", () => {
+    const example = readFileSync('responder.config.example.yaml', 'utf8');
+    const block = example
+      .slice(example.indexOf('# deploy:\n'))
+      .split('\n')
+      .map((line) => line.slice(2))
+      .filter((line) => line.trim() !== '' && !line.trim().startsWith('#'))
+      .join('\n');
+    const parsed = config(`${CONFIG_TEXT}\n${block}\n`);
+    expect(parsed.deploy).toEqual({
+      ...deployOf(config(CONFIG_TEXT)),
+      region: 'eu-west-1',
+      alarmEmail: 'oncall@example.com',
     });
   });
 
