@@ -4,22 +4,26 @@ import { type PermissionRule, RESPONDER_RULES } from '../src/cluster/permissions
 /** The Kubernetes group the responder's EKS access entries map its worker role to. */
 export const RESPONDER_GROUP = 'cilium-responder';
 
+/** The rules of one scope, as RBAC writes them. */
+function rulesOf(scope: PermissionRule['scope'], teamRules: readonly PermissionRule[] = []) {
+  return [...RESPONDER_RULES, ...teamRules]
+    .filter((rule) => rule.scope === scope)
+    .map(({ scope: _scope, ...rule }) => rule);
+}
+
 /**
  * The RBAC for that group, from the one source of truth (src/cluster/permissions.ts): what the
- * runbooks read and evict cluster-wide (a ClusterRole), and what they do to the Cilium agents only
- * in the Cilium namespace (a Role): exec, and deleting an agent pod to restart it. `teamRules` are
- * the reads a team's runbooks declare (read-only, checked when they load); they join the ClusterRole.
+ * runbooks read and evict cluster-wide (a ClusterRole), and what they do only in the Cilium
+ * namespace (a Role): read cilium-config, exec into agents, delete an agent pod to restart it.
+ * `teamRules` are the reads a team's runbooks declare (read-only, checked when they load); each
+ * joins the ClusterRole or the Role by its scope.
  */
 export function rbacManifest(
   ciliumNamespace = 'kube-system',
   teamRules: readonly PermissionRule[] = [],
 ): string {
-  // Exec into agents, and deleting a pod (an agent restart), happen only in the Cilium namespace.
-  const agentOnly = (rule: (typeof RESPONDER_RULES)[number]) =>
-    rule.resources.includes('pods/exec') ||
-    (rule.resources.join() === 'pods' && rule.verbs.includes('delete'));
-  const clusterRules = [...RESPONDER_RULES.filter((rule) => !agentOnly(rule)), ...teamRules];
-  const agentRules = RESPONDER_RULES.filter(agentOnly);
+  const clusterRules = rulesOf('cluster', teamRules);
+  const agentRules = rulesOf('cilium-namespace', teamRules);
   const documents = [
     {
       apiVersion: 'rbac.authorization.k8s.io/v1',

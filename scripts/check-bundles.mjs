@@ -1,5 +1,7 @@
-// Checks a synthesized responder stack's Lambda bundles by their source maps (what esbuild put in
-// each): the worker carries the named team runbooks; the http function carries no cluster client.
+// Checks a synthesized responder stack's Lambda bundles: the worker carries the named team
+// runbooks (by its source map: the files esbuild put in it), and the http, alarm and sweep functions
+// carry no cluster client (by strings each client's code holds, which the worker must hold too, so
+// the check cannot pass by looking for the wrong thing).
 // Usage: node check-bundles.mjs <cdk.out> <stack> <runbook source path>...
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -7,23 +9,36 @@ import { join } from 'node:path';
 const [outDir, stackName, ...runbookPaths] = process.argv.slice(2);
 const template = JSON.parse(readFileSync(join(outDir, `${stackName}.template.json`), 'utf8'));
 
-/** The bundle's source files, from the asset of the function whose logical id starts with `name`. */
-function sourcesOf(name) {
+/** The asset folder of the function whose logical id names it. */
+function assetOf(name) {
   const entry = Object.entries(template.Resources).find(
     ([id, resource]) => resource.Type === 'AWS::Lambda::Function' && id.includes(`Responder${name}`),
   );
   if (!entry) throw new Error(`no ${name} function in ${stackName}`);
-  const asset = entry[1].Metadata?.['aws:asset:path'];
-  return JSON.parse(readFileSync(join(outDir, asset, 'index.mjs.map'), 'utf8')).sources;
+  return join(outDir, entry[1].Metadata?.['aws:asset:path']);
 }
 
-const CLUSTER_CLIENTS = ['@kubernetes/client-node', '@aws-sdk/client-ec2', '@aws-sdk/client-eks'];
+/** A string each cluster client's bundled code holds. */
+const CLUSTER_CLIENTS = {
+  '@kubernetes/client-node': 'kubernetes.io/serviceaccount',
+  '@aws-sdk/client-ec2': '"AmazonEC2"',
+  '@aws-sdk/client-eks': 'AWSWesleyFrontend',
+};
+const clientsIn = (code) =>
+  Object.keys(CLUSTER_CLIENTS).filter((client) => code.includes(CLUSTER_CLIENTS[client]));
+
 const problems = [];
-const worker = sourcesOf('Worker');
+const worker = assetOf('Worker');
+const sources = JSON.parse(readFileSync(join(worker, 'index.mjs.map'), 'utf8')).sources;
 for (const path of runbookPaths)
-  if (!worker.some((source) => source.endsWith(path))) problems.push(`the worker bundle lacks ${path}`);
+  if (!sources.some((source) => source.endsWith(path))) problems.push(`the worker bundle lacks ${path}`);
+const workerClients = clientsIn(readFileSync(join(worker, 'index.mjs'), 'utf8'));
+if (workerClients.length !== Object.keys(CLUSTER_CLIENTS).length)
+  problems.push(
+    `the worker bundle should carry every cluster client; it has ${workerClients.join(', ') || 'none'}`,
+  );
 for (const name of ['Http', 'Alarm', 'Sweep']) {
-  const clients = CLUSTER_CLIENTS.filter((client) => sourcesOf(name).some((s) => s.includes(`/${client}/`)));
+  const clients = clientsIn(readFileSync(join(assetOf(name), 'index.mjs'), 'utf8'));
   if (clients.length > 0) problems.push(`the ${name} bundle carries ${clients.join(', ')}`);
 }
 if (problems.length > 0) {

@@ -1,7 +1,6 @@
 import { z } from 'zod';
-import type { PermissionRule } from '../src/cluster/permissions.ts';
 import type { Outcome, Runbook, Step, StepContext } from '../src/engine/types.ts';
-import { RUNBOOK_ID, readOnlyRuleProblem } from './rules.ts';
+import { type ReadPermission, RUNBOOK_ID, readOnlyRuleProblem, ruleOf } from './rules.ts';
 
 /** What a team writes to define a step; {@link defineStep} fills in the defaults. */
 export interface StepDefinition<P = Record<string, unknown>, S = Record<string, never>> {
@@ -59,7 +58,7 @@ export interface RunbookDefinition<Schema extends z.ZodType = z.ZodObject, S = R
    * writes go through `ctx.actuator`). `responder rbac` and the stack's RBAC include them.
    * @defaultValue none
    */
-  readonly permissions?: readonly PermissionRule[];
+  readonly permissions?: readonly ReadPermission[];
   readonly steps: readonly Step<z.output<Schema>, S>[];
 }
 
@@ -150,6 +149,6 @@ export function defineRunbook<Schema extends z.ZodType = z.ZodObject, S = Record
     answers: [...(definition.answers ?? [])],
     newState,
     steps: [...definition.steps],
-    ...(definition.permissions ? { permissions: [...definition.permissions] } : {}),
+    ...(definition.permissions ? { permissions: definition.permissions.map(ruleOf) } : {}),
   };
 }

@@ -8,7 +8,6 @@
 /** The zod the SDK is typed with, for params schemas: one copy, so the types always line up. */
 export { z } from 'zod';
 export type { Ec2Reader } from '../src/aws/ec2.ts';
-export type { PermissionRule } from '../src/cluster/permissions.ts';
 export {
   type AgentPod,
   type AgentResult,
@@ -51,3 +50,4 @@ export type {
 export { defineRunbook, defineStep, type RunbookDefinition, type StepDefinition } from './define.ts';
 export { isKubeError } from './errors.ts';
 export { evidence, type FindingInput, finding } from './findings.ts';
+export type { ReadPermission } from './rules.ts';

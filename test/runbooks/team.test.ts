@@ -12,7 +12,7 @@ describe("a config's team runbooks", () => {
     expect(set.ids).toEqual([...BUILT_IN_RUNBOOKS.ids, 'csi-drivers']);
     expect(set.catalog.at(-1)).toEqual({ id: 'csi-drivers', title: 'CSI drivers listed', writes: false });
     expect(set.permissions).toEqual([
-      { apiGroups: ['storage.k8s.io'], resources: ['csidrivers'], verbs: ['get', 'list'] },
+      { apiGroups: ['storage.k8s.io'], resources: ['csidrivers'], verbs: ['get', 'list'], scope: 'cluster' },
     ]);
   });
 

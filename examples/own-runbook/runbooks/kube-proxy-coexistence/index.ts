@@ -10,9 +10,7 @@ export default defineRunbook({
   summary: 'Reports the kube-proxy DaemonSet still running while Cilium replaces kube-proxy, with the fix.',
   params,
   answers: ['KubeProxyBesideCiliumReplacement'],
-  permissions: [
-    { apiGroups: ['apps'], resources: ['daemonsets'], verbs: ['get'] },
-    { apiGroups: [''], resources: ['pods', 'configmaps'], verbs: ['get', 'list'] },
-  ],
+  // Beyond the responder's own reads (pods, cilium-config): the kube-proxy DaemonSet.
+  permissions: [{ apiGroups: ['apps'], resources: ['daemonsets'], verbs: ['get'] }],
   steps: [replacementMode, kubeProxyRunning],
 });
