@@ -33,7 +33,11 @@ const changed = [];
 for (const report of REPORTS) {
   const config = ExtractorConfig.loadFileAndPrepare(`api/config/${report}.json`);
   const result = Extractor.invoke(config, { localBuild: !check, showVerboseMessages: false });
-  if (!result.succeeded || result.apiReportChanged) changed.push(report);
+  if (result.apiReportChanged) changed.push(report);
+  else if (!result.succeeded) {
+    process.stderr.write(`API Extractor reported ${result.errorCount} errors for ${report} (above)\n`);
+    process.exitCode = 1;
+  }
 }
 if (changed.length > 0) {
   process.stderr.write(
