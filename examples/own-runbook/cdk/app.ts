@@ -5,6 +5,7 @@ import { CiliumResponder, loadConfigWithRunbooks } from 'cilium-responder';
 const configPath = 'responder.config.yaml';
 const { config, runbooks } = await loadConfigWithRunbooks(configPath);
 const app = new App();
-const stack = new Stack(app, 'TeamResponder');
+// The region of the clusters' access entries (EKS access entries live in their cluster's region).
+const stack = new Stack(app, 'TeamResponder', { env: { region: 'eu-west-1' } });
 new CiliumResponder(stack, 'Responder', { config, configPath, runbooks });
 app.synth();
