@@ -26,6 +26,9 @@ const benches: Record<string, () => Figures | Promise<Figures>> = {
   'Lambda bundles': bundlesBench,
 };
 
+// The AWS SDK warns on every client under Node 20, which the project supports (as bin/responder.js says).
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+
 const RESULTS = new URL('./results.json', import.meta.url);
 const only = process.env.BENCH_ONLY?.toLowerCase();
 const chosen = Object.entries(benches).filter(([name]) => !only || name.toLowerCase().includes(only));
