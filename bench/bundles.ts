@@ -14,14 +14,11 @@ clusters:
   - name: prod-eu
     eks: { name: prod-eu, region: eu-west-1 }
     channel: '#prod-eu'
+  - name: prod-us
+    eks: { name: prod-us, region: us-east-1 }
 routes:
-  - match: { source: alertmanager, alertname: CiliumUnmanagedPods }
+  - match: { alertname: CiliumUnmanagedPods }
     runbook: unmanaged-pods
-    mode: auto
-schedules:
-  - name: nightly
-    expression: cron(0 3 * * ? *)
-    runbooks: [host-identity]
 `;
 
 /** A function bundled as cdk/bundling.ts has NodejsFunction bundle it, with the config beside it as in /var/task. */

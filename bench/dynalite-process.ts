@@ -3,8 +3,7 @@ import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
-import { CreateTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { tableDefinition } from '../src/store/index.ts';
+import { localTables } from '../test/src/store/local-dynamodb.ts';
 
 /** A free loopback port (dynalite's command line takes 0 as its default, 4567). */
 async function freePort(): Promise<number> {
@@ -32,23 +31,11 @@ export async function startDynaliteProcess() {
     child.once('exit', (code) => reject(new Error(`dynalite exited ${code} before listening`)));
     child.stdout.once('data', () => resolve());
   });
-  const client = new DynamoDBClient({
-    endpoint: `http://127.0.0.1:${port}`,
-    region: 'eu-west-1',
-    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
-  });
-  let tables = 0;
+  const tables = localTables(`http://127.0.0.1:${port}`);
   return {
-    client,
-    /** A new, empty table with the store's layout. */
-    async createTable(): Promise<string> {
-      tables += 1;
-      const table = `responder-state-${tables}`;
-      await client.send(new CreateTableCommand(tableDefinition(table)));
-      return table;
-    },
+    ...tables,
     stop() {
-      client.destroy();
+      tables.client.destroy();
       child.kill();
     },
   };
