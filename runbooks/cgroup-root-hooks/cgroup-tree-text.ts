@@ -51,8 +51,14 @@ export function parseTreeText(output: string, shownPath?: string): CgroupEntry[]
   return cgroups;
 }
 
-/** `bpftool cgroup show PATH`: the header, then that one cgroup's programs, unindented. */
+/**
+ * `bpftool cgroup show PATH`: the header, then that one cgroup's programs, unindented. With no
+ * program attached bpftool prints nothing at all (its do_show returns before the header), so
+ * nothing is an empty cgroup; the caller knows the command exited 0 (the agent script's markers
+ * carry its exit status, so output cut short never reaches here as "nothing").
+ */
 export function parseShowText(output: string, path: string): CgroupEntry[] {
+  if (output.trim() === '') return [];
   const lines = output.split('\n').map((line) => line.trimEnd());
   if (!lines.some((line) => COLUMN_HEADER.test(line) || PROGRAM_LINE.test(line)))
     throw new Error(`bpftool cgroup show ${path} printed neither its header nor a program (cut short?)`);

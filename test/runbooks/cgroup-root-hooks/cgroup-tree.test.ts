@@ -283,8 +283,13 @@ describe('parseCgroupShow (bpftool cgroup show ROOT)', () => {
     expect(parseCgroupShow('[]', root)).toEqual({ cgroups: [], socketHooks: [] });
   });
 
+  it('reads nothing (text) and a lone newline (-j) as a root with no programs, as bpftool prints them', () => {
+    expect(parseCgroupShow('', root)).toEqual({ cgroups: [], socketHooks: [] });
+    expect(parseCgroupShow('\n', root)).toEqual({ cgroups: [], socketHooks: [] });
+  });
+
   it.each([
-    ['nothing', '', /printed neither its header nor a program/],
+    ['a line without a header or a program', 'Error: bad\n', /printed neither its header nor a program/],
     ["bpftool's JSON error", '{"error":"can\'t query cgroup"}', /bpftool: can't query cgroup/],
     [
       'a line that is not a program',
