@@ -18,7 +18,7 @@ export interface BrokenCluster {
   unmanagedPods: number;
   /** Agents whose socket-LB hooks sit on their own container's cgroup. */
   hooksOnContainer: number;
-  /** Agents on the host's root without the hooks: the check walks their whole cgroup tree. */
+  /** Agents on the host's root whose hooks stayed on a container scope: their walks find them there. */
   hooksGone: number;
 }
 
@@ -26,7 +26,7 @@ export interface BrokenCluster {
  * The same cluster with each incident the two runbooks look for, on 1% of the nodes each, so every
  * path of theirs runs: the scan finds unmanaged pods and so lists the agents and the nodes; the
  * cgroup check meets agents with the hooks on their container's cgroup, and agents whose host
- * root lost them (after a restart into the host namespace), where it walks the tree.
+ * root lost them (after a restart into the host namespace), whose walks list every pod's scope.
  */
 export function brokenCluster(nodes: number): BrokenCluster {
   const share = Math.max(1, Math.floor(nodes / BROKEN_ONE_IN));
@@ -48,11 +48,12 @@ export function brokenCluster(nodes: number): BrokenCluster {
     cluster.store.delete(R.ciliumendpoints, namespace, name);
     unmanagedPods++;
   }
-  // The status sample is the first ready agent; these sit past it.
+  // Restarted into the host namespace, their hooks stayed on a container scope (as in the
+  // cgroup-hooks-left-behind scenario). The status sample is the first ready agent; these sit past it.
   const hooksGone = nodeNames.slice(2 * share, 3 * share);
   for (const node of hooksGone) {
     const agent = cluster.agents.get(node);
-    if (agent) agent.socketLB = false;
+    if (agent) agent.cgroup.hookCgroups = [agent.cgroup.containerPath];
   }
   return { cluster, unmanagedPods, hooksOnContainer: share, hooksGone: hooksGone.length };
 }
