@@ -17,7 +17,7 @@ import { parseAlertmanager } from '../src/triggers/index.ts';
 import { startDynaliteProcess } from './dynalite-process.ts';
 import { type Figures, fromRuns, pairedRatios, percentile } from './figures.ts';
 import { lastJsonLine, runMeasured } from './processes.ts';
-import { FULL_SIZE, ROUNDS } from './sizes.ts';
+import { ROUNDS } from './sizes.ts';
 import { startStalledEndpoint } from './stalled-cluster.ts';
 
 const SECRET = 'bench-signing-secret';
@@ -101,10 +101,10 @@ async function slackAck(): Promise<Figures> {
 
 /**
  * Alertmanager notifications per storm. Each one costs a few conditional writes, and dynalite
- * answers about a hundred a second on the shared machine: five storms of 2,000 (200 in a
- * development run) keep the bench within minutes.
+ * admits about a hundred a second on the shared machine: five storms of 2,000 keep the bench
+ * within minutes.
  */
-const STORM_ALERTS = FULL_SIZE ? 2_000 : 200;
+const STORM_ALERTS = 2_000;
 const STORM_CLUSTERS = 50;
 
 /**

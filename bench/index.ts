@@ -6,7 +6,7 @@ import { eventPlaneBench } from './event-plane.ts';
 import { asFigure, describe, type Figures, withinLimit } from './figures.ts';
 import { runbookScaleBench } from './runbook-scale.ts';
 import { simPagingBench } from './sim-paging.ts';
-import { FULL_SIZE } from './sizes.ts';
+import { NODES, ROUNDS } from './sizes.ts';
 import { brokenWorkerBench, healthyWorkerBench } from './worker-scale.ts';
 
 /**
@@ -14,13 +14,13 @@ import { brokenWorkerBench, healthyWorkerBench } from './worker-scale.ts';
  * each a median of at least five runs with its spread, printed and written to bench/results.json
  * beside its limit when it has one. BENCH_ONLY=<part of a name> runs only the benchmarks it names;
  * their sections replace the file's, the others stay as they were. BENCH_NODES and BENCH_ROUNDS
- * make a development run, which prints its figures and writes nothing.
+ * size the run (bench/sizes.ts); the file records the sizes.
  */
 const benches: Record<string, () => Figures | Promise<Figures>> = {
   'simulator paging at scale': simPagingBench,
   'unmanaged-pods at scale': runbookScaleBench,
-  'worker at 5,000 nodes, healthy cluster': healthyWorkerBench,
-  'worker at 5,000 nodes, broken cluster': brokenWorkerBench,
+  [`worker at ${NODES.toLocaleString('en-US')} nodes, healthy cluster`]: healthyWorkerBench,
+  [`worker at ${NODES.toLocaleString('en-US')} nodes, broken cluster`]: brokenWorkerBench,
   'event plane': eventPlaneBench,
   'CLI startup': cliStartupBench,
   'Lambda bundles': bundlesBench,
@@ -73,27 +73,32 @@ for (const [name, bench] of chosen) {
   process.stdout.write(`  (${((performance.now() - started) / 1000).toFixed(0)} s)\n`);
 }
 
-if (FULL_SIZE) {
-  // Sections this run did not measure stay as they were, with the rest of the file (other keys included).
-  const previous = existsSync(RESULTS)
-    ? (JSON.parse(readFileSync(RESULTS, 'utf8')) as Record<string, unknown>)
-    : {};
-  const previousResults = (previous.results ?? {}) as Record<string, unknown>;
-  const merged = only
-    ? { ...previousResults, ...results }
-    : { ...results, ...unknownSections(previousResults) };
-  writeFileSync(
-    RESULTS,
-    `${JSON.stringify({ ...previous, measuredAt: new Date().toISOString(), node: process.version, machine, results: merged }, null, 2)}\n`,
-  );
-  process.stdout.write(
-    `\nbench/results.json written; ${failed === 0 ? 'every figure within its limit' : `${failed} over the limit`}\n`,
-  );
-} else {
-  process.stdout.write(
-    `\ndevelopment sizes (BENCH_NODES/BENCH_ROUNDS): results.json left as it was; ${failed} over the limit\n`,
-  );
-}
+// Sections this run did not measure stay as they were, with the rest of the file (other keys included).
+const previous = existsSync(RESULTS)
+  ? (JSON.parse(readFileSync(RESULTS, 'utf8')) as Record<string, unknown>)
+  : {};
+const previousResults = (previous.results ?? {}) as Record<string, unknown>;
+const merged = only
+  ? { ...previousResults, ...results }
+  : { ...results, ...unknownSections(previousResults) };
+writeFileSync(
+  RESULTS,
+  `${JSON.stringify(
+    {
+      ...previous,
+      measuredAt: new Date().toISOString(),
+      node: process.version,
+      machine,
+      sizes: { nodes: NODES, rounds: ROUNDS },
+      results: merged,
+    },
+    null,
+    2,
+  )}\n`,
+);
+process.stdout.write(
+  `\nbench/results.json written; ${failed === 0 ? 'every figure within its limit' : `${failed} over the limit`}\n`,
+);
 
 /** Sections another tool wrote into the file (no benchmark here has their name): kept. */
 function unknownSections(previousResults: Record<string, unknown>): Record<string, unknown> {

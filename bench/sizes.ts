@@ -1,9 +1,9 @@
 import { MIN_RUNS } from './figures.ts';
 
 /**
- * The bench's sizes. The figures in results.json and the README come from the defaults;
- * BENCH_NODES and BENCH_ROUNDS shrink or grow a development run (never below five rounds, so
- * every figure still has a median and a spread).
+ * The bench's sizes: 5,000 nodes and five rounds unless BENCH_NODES and BENCH_ROUNDS say
+ * otherwise (never below five rounds, so every figure has a median and a spread). results.json
+ * records the sizes its figures come from.
  */
 function whole(name: string, fallback: number, minimum: number): number {
   const text = process.env[name];
@@ -16,5 +16,3 @@ function whole(name: string, fallback: number, minimum: number): number {
 
 export const NODES = whole('BENCH_NODES', 5_000, 10);
 export const ROUNDS = whole('BENCH_ROUNDS', MIN_RUNS, MIN_RUNS);
-/** The defaults: the run whose figures may be written to results.json. */
-export const FULL_SIZE = NODES === 5_000 && ROUNDS >= MIN_RUNS;

@@ -61,6 +61,8 @@ export function clientsOf(sim: Sim) {
       const child = lastJsonLine<{ seconds: number; cpuSeconds: number; maxRssMiB: number; verdict: string }>(
         finished.stdout,
       );
+      // A long bench shows it is moving.
+      process.stderr.write(`    ${mode}${quota ? ' (quota)' : ''}: ${child.seconds.toFixed(1)} s\n`);
       return { ...child, firstRequestSeconds: finished.firstRequestSeconds, execs: finished.execs };
     },
     /** Any other client (the CLI), measured from outside: wall time, first request, peak RSS. */

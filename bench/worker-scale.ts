@@ -121,7 +121,8 @@ async function clientNodeFigures(clients: ReturnType<typeof clientsOf>, bundle: 
 }
 
 /**
- * The worker at 5,000 nodes, every client in its own process, against the simulator in this one.
+ * The worker at BENCH_NODES nodes (5,000 unless set), every client in its own process, against
+ * the simulator in this one.
  * The healthy cluster: the scan beside a plain paged GET, the CLI as a whole process beside the
  * bundled worker, client-node beside the facade, and the cgroup check's fan-out, also inside the
  * CPU share of a 1,024 MB and a 1,769 MB Lambda.
