@@ -49,12 +49,11 @@ export function parseTreeJson(output: string): CgroupEntry[] {
 }
 
 /**
- * `bpftool -j cgroup show PATH`: that one cgroup's programs, `[{"id", "attach_type", ...}]`. With
- * nothing attached bpftool prints a lone newline (it returns before opening the JSON array).
+ * `bpftool -j cgroup show PATH`: that one cgroup's programs, `[{"id", "attach_type", ...}]`. (With
+ * nothing attached bpftool prints a lone newline, which parseCgroupShow reads as no programs.)
  */
 export function parseShowJson(output: string, path: string): CgroupEntry[] {
   const command = `bpftool -j cgroup show ${path}`;
-  if (output.trim() === '') return [];
   const programs = validateOutput(z.array(PROGRAM), bpftoolJsonOf(output, command), command);
   return programs.length > 0 ? [{ path, programs: programs.map(programOf) }] : [];
 }

@@ -16,6 +16,8 @@ from scratch import Scratch
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 OUT = os.path.join(REPO, "test", "fixtures", "captured")
+# Captures land here first and replace OUT only when the run succeeded and left nothing behind.
+STAGING = f"{OUT}.partial"
 TOOLS = {
     "bpftool": "apt-get install -y bpftool",
     "iptables-nft-save": "apt-get install -y iptables",
@@ -51,7 +53,7 @@ def capture_cgroups(scratch: Scratch) -> list[dict]:
             views.append(("agent", os.path.join(root_dir, cgroups.AGENT_SCOPE), cgroups.AGENT_COMMANDS))
         for view, ns_root, commands in views:
             rel_dir = f"cgroup/{situation}" + ("" if view == "host" else "-agent-view")
-            for record in cgroups.capture_view(ns_root, commands, os.path.join(OUT, rel_dir)):
+            for record in cgroups.capture_view(ns_root, commands, os.path.join(STAGING, rel_dir)):
                 entries.append(
                     {
                         "kind": "cgroup",
@@ -71,7 +73,7 @@ def capture_iptables(scratch: Scratch) -> list[dict]:
         for name, spec in iptables.SITUATIONS.items():
             situation = f"{backend}-{name}"
             rel_dir = f"iptables/{situation}"
-            for record in iptables.capture(scratch, backend, name, os.path.join(OUT, rel_dir)):
+            for record in iptables.capture(scratch, backend, name, os.path.join(STAGING, rel_dir)):
                 entries.append(
                     {
                         "kind": "iptables",
@@ -94,10 +96,11 @@ def main() -> None:
     preflight()
     started = time.monotonic()
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))  # so the cleanup below still runs
-    shutil.rmtree(OUT, ignore_errors=True)
-    os.makedirs(OUT)
+    shutil.rmtree(STAGING, ignore_errors=True)
+    os.makedirs(STAGING)
     scratch = Scratch()
     try:
+        scratch.mount()
         entries = capture_cgroups(scratch) + capture_iptables(scratch)
     finally:
         errors = scratch.cleanup()
@@ -105,6 +108,8 @@ def main() -> None:
         if errors or leftovers:
             print("capture: CLEANUP FAILED, still on this machine:", *errors, *leftovers, sep="\n  ", file=sys.stderr)
             sys.exit(2)
+        if sys.exc_info()[0] is not None:
+            shutil.rmtree(STAGING, ignore_errors=True)
     manifest = {
         "capturedAt": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
         "kernel": os.uname().release,
@@ -123,9 +128,11 @@ def main() -> None:
         "wallSeconds": round(time.monotonic() - started, 1),
         "captures": entries,
     }
-    with open(os.path.join(OUT, "manifest.json"), "w") as f:
+    with open(os.path.join(STAGING, "manifest.json"), "w") as f:
         json.dump(manifest, f, indent=2)
         f.write("\n")
+    shutil.rmtree(OUT, ignore_errors=True)
+    os.rename(STAGING, OUT)
     print(f"capture: {len(entries)} captures in {manifest['wallSeconds']}s under {os.path.relpath(OUT, REPO)}/")
 
 

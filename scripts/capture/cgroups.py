@@ -47,6 +47,8 @@ def _container_id(label: str) -> str:
     return hashlib.sha256(label.encode()).hexdigest()
 
 
+# The pods of the simulator's exec fixture (test/sim/exec/fixtures.ts): a burstable agent pod and a
+# best-effort app pod, so the conformance test compares paths as they are (only container ids differ).
 AGENT_POD_UID = "0f0e0d0c_0b0a_0908_0706_050403020100"
 APP_POD_UID = "11111111_2222_3333_4444_555555555555"
 AGENT_POD = f"kubepods.slice/kubepods-burstable.slice/kubepods-burstable-pod{AGENT_POD_UID}.slice"

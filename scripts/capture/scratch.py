@@ -33,6 +33,9 @@ class Scratch:
         self.netns: list[str] = []
         self.prog_ids: list[int] = []
         self.link_ids: list[int] = []
+
+    def mount(self) -> None:
+        """The scratch cgroup2 and bpffs mounts (inside the cleanup's reach: call it under try)."""
         self._mount("cgroup2", self.cgroup_mount)
         self._mount("bpf", self.bpffs)
 

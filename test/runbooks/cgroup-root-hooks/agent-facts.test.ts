@@ -1,10 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { agentFactsScript, readAgentFacts } from '../../../runbooks/cgroup-root-hooks/agent-facts.ts';
-import { sh } from '../../../sim/exec/commands/sh/cli.ts';
-import type { CommandContext, CommandIO } from '../../../sim/exec/types.ts';
-import { type AgentPod, type ExecResult, KubeError } from '../../../src/cluster/types.ts';
+import { type ExecResult, KubeError } from '../../../src/cluster/types.ts';
 import { fixtureCluster, run } from '../../sim/exec/fixtures.ts';
-import { AGENT, ROOT } from './agent-fixture.ts';
+import { AGENT, agentAnswering, ROOT } from './agent-fixture.ts';
 
 const TEXT_TREE = `CgroupPath\nID       AttachType      AttachFlags     Name\n${ROOT}\n7        connect4        multi           cil_sock4_conne\n`;
 const JSON_TREE = `[{"cgroup":"${ROOT}","programs":[{"id":9,"attach_type":"cgroup_inet4_connect","attach_flags":"multi","name":"cil_sock4_connect"}]}]\n`;
@@ -12,65 +10,12 @@ const JSON_TREE = `[{"cgroup":"${ROOT}","programs":[{"id":9,"attach_type":"cgrou
 const SCOPE = `${ROOT}/kubepods.slice/cri-containerd-9f2c.scope`;
 const JSON_TREE_BELOW = `[{"cgroup":"${SCOPE}","programs":[{"id":9,"attach_type":"cgroup_inet4_connect","attach_flags":"multi","name":"cil_sock4_connect"}]}]\n`;
 
-type Answer = ExecResult | Error;
-
 function ok(stdout: string): ExecResult {
   return { stdout: Buffer.from(stdout), stderr: Buffer.alloc(0), exitCode: 0 };
 }
 
 function failed(stderr: string, exitCode = 255): ExecResult {
   return { stdout: Buffer.alloc(0), stderr: Buffer.from(stderr), exitCode };
-}
-
-/** Runs a command line from the table as a program would: its streams, then its status. */
-function answerProgram(answer: ExecResult, io: CommandIO): number {
-  io.stdout(answer.stdout);
-  io.stderr(answer.stderr);
-  return answer.exitCode;
-}
-
-/**
- * An agent that answers each command line from a table, and remembers what it was asked. A
- * `sh -c` script runs through the simulator's shell, each command in it answered from the table
- * (and remembered), as /bin/sh in the agent image would run it.
- */
-function agentAnswering(answers: Record<string, Answer>) {
-  const asked: string[] = [];
-  const execs: string[][] = [];
-  const answerFor = (command: string[]): Answer => {
-    const line = command.join(' ');
-    asked.push(line);
-    const answer = answers[line];
-    if (answer === undefined) throw new Error(`unexpected command ${line}`);
-    return answer;
-  };
-  const exec = async (_agent: AgentPod, command: string[]): Promise<ExecResult> => {
-    execs.push(command);
-    if (command[0] === 'sh' && answers[command.join(' ')] === undefined) {
-      const out: Buffer[] = [];
-      const err: Buffer[] = [];
-      const io: CommandIO = {
-        stdout: (chunk) => out.push(Buffer.from(chunk)),
-        stderr: (chunk) => err.push(Buffer.from(chunk)),
-        signal: AbortSignal.timeout(5_000),
-      };
-      const exitCode = await sh({
-        ctx: {} as CommandContext,
-        argv: command,
-        io,
-        run: async (argv, childIo) => {
-          const answer = answerFor(argv);
-          if (answer instanceof Error) throw answer;
-          return answerProgram(answer, childIo);
-        },
-      });
-      return { stdout: Buffer.concat(out), stderr: Buffer.concat(err), exitCode };
-    }
-    const answer = answerFor(command);
-    if (answer instanceof Error) throw answer;
-    return answer;
-  };
-  return { exec, asked, execs };
 }
 
 const SIGNALS = {

@@ -28,7 +28,7 @@ const SIMULATED: Record<string, { state: AgentOverrides; mount: string }> = {
 /** Situations the simulator does not model, and why. */
 const NOT_SIMULATED: Record<string, string> = {
   'hooks-on-root-kernel-names':
-    "programs without BTF: the simulator's Cilium programs carry BTF, as clang-built ones do",
+    'programs without BTF: Cilium builds its programs with BTF, so a current bpftool prints their full names',
   'nothing-attached': 'a node with no systemd or runc programs at all',
 };
 
