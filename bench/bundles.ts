@@ -22,9 +22,9 @@ routes:
 `;
 
 /** A function bundled as cdk/bundling.ts has NodejsFunction bundle it, with the config beside it as in /var/task. */
-async function bundle(name: string, dir: string): Promise<string> {
+async function bundle(name: string, dir: string, options: { sourcemap?: boolean } = {}): Promise<string> {
   const outfile = join(dir, name, 'index.mjs');
-  await bundleLikeTheDeploy(`functions/${name}.ts`, outfile);
+  await bundleLikeTheDeploy(`functions/${name}.ts`, outfile, options);
   writeFileSync(join(dir, name, 'responder.config.yaml'), CONFIG);
   return outfile;
 }
@@ -63,6 +63,18 @@ export async function bundlesBench(): Promise<Figures> {
     AWS_ENDPOINT_URL_DYNAMODB: aws.url,
     AWS_ENDPOINT_URL_SQS: aws.url,
   };
+  /** One cold start in a fresh process; a cold start that did not fetch the secret measured less than it claims. */
+  const coldStart = async (file: string, nodeOptions: string[] = []) => {
+    const fetched = secretFetches(aws.calls);
+    const run = await runMeasured(
+      process.execPath,
+      [...nodeOptions, '--input-type=module', '-e', IMPORT(file)],
+      { env, cwd: dirname(file) },
+    );
+    if (secretFetches(aws.calls) !== fetched + 1)
+      throw new Error(`${file}: its cold start did not fetch the secret once`);
+    return { seconds: run.seconds, maxRssMiB: lastJsonLine<{ maxRssMiB: number }>(run.stdout).maxRssMiB };
+  };
   try {
     const bare: number[] = [];
     const starts = FUNCTIONS.map(() => [] as number[]);
@@ -70,16 +82,9 @@ export async function bundlesBench(): Promise<Figures> {
     for (let round = 0; round < ROUNDS; round++) {
       bare.push((await runMeasured(process.execPath, ['-e', '0'], { env })).seconds);
       for (const [index, file] of bundles.entries()) {
-        const fetched = secretFetches(aws.calls);
-        const run = await runMeasured(process.execPath, ['--input-type=module', '-e', IMPORT(file)], {
-          env,
-          cwd: dirname(file),
-        });
-        // A cold start that did not fetch the secret measured less than it claims.
-        if (secretFetches(aws.calls) !== fetched + 1)
-          throw new Error(`${FUNCTIONS[index]}: its cold start did not fetch the secret once`);
+        const run = await coldStart(file);
         starts[index]?.push(run.seconds);
-        rss[index]?.push(lastJsonLine<{ maxRssMiB: number }>(run.stdout).maxRssMiB);
+        rss[index]?.push(run.maxRssMiB);
       }
     }
     const figures: Figures = {};
@@ -96,7 +101,7 @@ export async function bundlesBench(): Promise<Figures> {
       figures[`${name}: peak RSS after the cold start (MiB)`] = fromRuns(rss[index] as number[], 0);
     });
     figures['node -e 0 (s)'] = fromRuns(bare, 3);
-    return figures;
+    return { ...figures, ...(await sourceMapsBench(dir, coldStart)) };
   } finally {
     await aws.close();
   }
@@ -104,3 +109,33 @@ export async function bundlesBench(): Promise<Figures> {
 
 const secretFetches = (calls: readonly { service: string }[]) =>
   calls.filter((call) => call.service === 'secretsmanager').length;
+
+/**
+ * The cost of NODE_OPTIONS=--enable-source-maps (the stack sets it on the worker, so its traces
+ * name the TypeScript): the bundles with their maps, as the deploy ships them, each cold start
+ * with and without, round by round.
+ */
+async function sourceMapsBench(
+  dir: string,
+  coldStart: (file: string, nodeOptions?: string[]) => Promise<{ seconds: number }>,
+): Promise<Figures> {
+  const names = ['http', 'worker'] as const;
+  const mapped = await Promise.all(
+    names.map((name) => bundle(name, join(dir, 'mapped'), { sourcemap: true })),
+  );
+  const figures: Figures = {};
+  for (const [index, name] of names.entries()) {
+    const file = mapped[index] as string;
+    const plain: number[] = [];
+    const withMaps: number[] = [];
+    for (let round = 0; round < ROUNDS; round++) {
+      plain.push((await coldStart(file)).seconds);
+      withMaps.push((await coldStart(file, ['--enable-source-maps'])).seconds);
+    }
+    figures[`${name}: source map (KiB)`] = Math.round(statSync(`${file}.map`).size / 1024);
+    figures[`${name}: cold start with --enable-source-maps (s)`] = fromRuns(withMaps, 3);
+    figures[`${name}: cold start without (s)`] = fromRuns(plain, 3);
+    figures[`${name}: cold start with / without source maps`] = fromRuns(pairedRatios(withMaps, plain), 2);
+  }
+  return figures;
+}
