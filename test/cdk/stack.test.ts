@@ -127,7 +127,7 @@ describe('ResponderStack', () => {
     const jobs = Object.values(queues).find((q) => q.Properties?.RedrivePolicy);
     expect(jobs?.Properties.RedrivePolicy.maxReceiveCount).toBe(3);
     const workerTimeout = Object.values(template.findResources('AWS::Lambda::Function')).find(
-      (f) => f.Properties.MemorySize === 1024,
+      (f) => f.Properties.MemorySize === 1769,
     )?.Properties.Timeout;
     expect(jobs?.Properties.VisibilityTimeout).toBeGreaterThan(workerTimeout);
   });
