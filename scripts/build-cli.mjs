@@ -16,10 +16,13 @@ await build({
   platform: 'node',
   target: 'node20',
   minify: true,
+  mainFields: ['module', 'main'],
   // dynalite finds its LevelDB binding and its files next to itself; it stays in node_modules.
   external: ['dynalite'],
   // ESM bundles of CommonJS packages need `require`.
-  banner: { js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);" },
+  banner: {
+    js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);",
+  },
   sourcemap: 'linked',
   logLevel: 'warning',
 });
