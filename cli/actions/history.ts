@@ -28,6 +28,7 @@ async function runsOf(options: HistoryOptions): Promise<RunRecord[]> {
 /** Why the run was started (alerts, a schedule, an approval) or, when it ended badly, why it did. */
 function why(run: RunRecord): string {
   if (run.error) return run.error;
+  if (run.verdict === 'failed' && run.summary) return run.summary.diagnosis;
   // A run from the terminal was started by the person in BY: nothing more to say.
   return run.reason === run.source ? '-' : run.reason;
 }

@@ -148,10 +148,14 @@ const FIX_IN_DIAGNOSIS = 160;
  * Its counts are the counts every reader shows (found, fixed, open), and the open ones are broken
  * down by state, so the line and a table of the problems never disagree.
  */
-function diagnose(summary: Omit<RunSummary, 'diagnosis'>, words: ReaderWords): string {
+function diagnose(summary: Omit<RunSummary, 'diagnosis'>, words: ReaderWords, report: Report): string {
   const { found, done, open, counts, mode } = summary;
-  if (summary.verdict === 'failed')
-    return `The run failed before it could decide; see the step marked error.`;
+  if (summary.verdict === 'failed') {
+    const broken = report.steps.find((step) => step.status === 'error');
+    return broken
+      ? `The run failed at ${broken.id}: ${shorten(broken.summary, 200)}`
+      : 'The run failed before it could decide.';
+  }
   if (found.length === 0) return `Nothing wrong found on ${summary.cluster}.`;
   const head =
     counts.fixed > 0
@@ -241,5 +245,5 @@ export function summarize(report: Report, words: ReaderWords = PLAIN_WORDS): Run
     counts: { found: found.length, fixed: found.length - open.length, open: open.length },
     docs: `runbooks/${report.runbook}/README.md`,
   };
-  return { ...partial, diagnosis: diagnose(partial, words) };
+  return { ...partial, diagnosis: diagnose(partial, words, report) };
 }
