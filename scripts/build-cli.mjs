@@ -17,8 +17,9 @@ await build({
   target: 'node20',
   minify: true,
   mainFields: ['module', 'main'],
-  // dynalite finds its LevelDB binding and its files next to itself; it stays in node_modules.
-  external: ['dynalite'],
+  // dynalite finds its LevelDB binding and its files next to itself, and tsx (which loads a team's
+  // TypeScript runbooks) registers its loader from its own files: both stay in node_modules.
+  external: ['dynalite', 'tsx'],
   // ESM bundles of CommonJS packages need `require`.
   banner: {
     js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);",
