@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { startLocalServer } from '../cli/serve/local-server.ts';
-import { RUNBOOK_IDS } from '../runbooks/catalog.ts';
+import { RUNBOOK_CATALOG, RUNBOOK_IDS } from '../runbooks/catalog.ts';
 import { startSim } from '../sim/index.ts';
 import { createApp } from '../src/app/app.ts';
 import { DEFAULT_CHANNEL } from '../src/app/ports.ts';
@@ -124,6 +124,7 @@ async function alertStorm(): Promise<Figures> {
   const app = createApp({
     config,
     runbookIds: RUNBOOK_IDS,
+    runbookInfo: RUNBOOK_CATALOG,
     store: memoryStore(),
     queue: { send: async (job) => void jobs.push(job) },
     chat: QUIET,

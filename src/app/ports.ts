@@ -15,8 +15,8 @@ export interface AppPorts {
   config: ResponderConfig;
   /** Every runbook id, for routing `all` and checking names. */
   runbookIds: readonly string[];
-  /** Titles, and whether each runbook writes, for the slash command's `list` (ids only without it). */
-  runbookInfo?: readonly RunbookInfo[];
+  /** Titles, whether each runbook writes, and its params schema (admission checks params by it). */
+  runbookInfo: readonly RunbookInfo[];
   store: StateStore;
   queue: JobQueue;
   chat: ChatSink;

@@ -1,3 +1,4 @@
+import { ParamsError } from '../params/check.ts';
 import { type CommandContext, parseSlashCommand, type SlackCommand } from '../slack/command.ts';
 import { CommandError, type CommandRequest, USAGE, usageOf, type Verb } from '../slack/command-grammar.ts';
 import type { RunRecord } from '../store/types.ts';
@@ -128,16 +129,16 @@ export async function answerSlashCommand(command: SlackCommand, app: App): Promi
 }
 
 /**
- * A slash command from its form to its answer. A mistake in the text is the person's to fix: it is
- * answered to them only (Slack shows a 200 answer ephemerally). Bad form fields throw, for a 400.
+ * A slash command from its form to its answer. A mistake in the text (a param its runbook's schema
+ * refuses too) is the person's to fix: it is answered to them only (Slack shows a 200 answer
+ * ephemerally) and nothing is queued. Bad form fields throw, for a 400.
  */
 export async function handleSlashCommand(form: unknown, edge: EdgeFacts, app: App): Promise<SlackAnswer> {
-  let command: SlackCommand;
   try {
-    command = parseSlashCommand(form, edge, commandContext(app));
+    return await answerSlashCommand(parseSlashCommand(form, edge, commandContext(app)), app);
   } catch (error) {
     if (error instanceof CommandError) return ephemeral(error.message);
+    if (error instanceof ParamsError) return ephemeral(`${error.message}. Nothing was queued.`);
     throw error;
   }
-  return answerSlashCommand(command, app);
 }

@@ -191,6 +191,8 @@ export interface RunbookInfo {
   title: string;
   /** Whether any step writes to the cluster (so applying it needs an approver in Slack). */
   writes: boolean;
+  /** The runbook's params schema, the same object the runbook runs with: admission checks params by it. */
+  params: z.ZodObject;
 }
 
 /** Any runbook, its types forgotten: what a registry holds; the engine validates params on each run. */

@@ -1,11 +1,15 @@
+import type { RunbookInfo } from '../engine/types.ts';
 import type { Job } from '../queue/job.ts';
 import type { Trigger } from '../triggers/types.ts';
 import { type AdmitContext, admit, recordResolved } from './admit.ts';
 import { approvalDedupeKey, decideApproval, decisionOf, rejectedRecord } from './approval.ts';
+import { withCheckedParams } from './params.ts';
 import { routeTrigger } from './route.ts';
 
 export interface DispatchContext extends AdmitContext {
   runbooks: readonly string[];
+  /** Whether each runbook writes, and its params schema: every job's params are checked before it queues. */
+  runbookInfo: readonly RunbookInfo[];
   newId: () => string;
 }
 
@@ -23,8 +27,9 @@ export interface Dispatched {
 const NOTHING: Dispatched = { queued: [], duplicates: [], resolved: [], skipped: [], refused: [] };
 
 /**
- * The whole way from a parsed trigger to queued jobs: route, then admit (dedupe, record, queue).
- * Approvals resume their run instead. Nothing here waits for a cluster.
+ * The whole way from a parsed trigger to queued jobs: route, check params, then admit (dedupe,
+ * record, queue). Approvals resume their run instead. Nothing here waits for a cluster. Throws a
+ * ParamsError (a TriggerError: 400 on HTTP) when a param does not pass its runbook's schema.
  */
 export async function dispatchTrigger(trigger: Trigger, context: DispatchContext): Promise<Dispatched> {
   if (trigger.approval) {
@@ -51,7 +56,8 @@ export async function dispatchTrigger(trigger: Trigger, context: DispatchContext
     return { ...NOTHING, ...admission };
   }
   const routed = routeTrigger(trigger, context);
-  const admission = await admit(routed.jobs, context);
+  // Before anything is claimed or queued: a bad param throws a ParamsError for the sender.
+  const admission = await admit(withCheckedParams(routed.jobs, context.runbookInfo), context);
   await recordResolved(routed.resolved, context);
   return { ...admission, resolved: routed.resolved, skipped: routed.skipped };
 }

@@ -132,7 +132,7 @@ export function testClock(start: Date) {
 }
 
 /** The composition root over test ports, from what a test has at hand (a dispatch context). */
-export function appOf(dispatch: DispatchContext): App {
+export function appOf(dispatch: Omit<DispatchContext, 'runbookInfo'>): App {
   return createApp({
     config: dispatch.config,
     runbookIds: dispatch.runbooks,
@@ -169,6 +169,7 @@ export function appUnderTest(
     store,
     queue,
     runbooks: RUNBOOK_IDS,
+    runbookInfo: RUNBOOK_CATALOG,
     now: clock.now,
     newId: () => `job-${++ids}`,
   };

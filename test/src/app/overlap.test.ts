@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RUNBOOK_CATALOG } from '../../../runbooks/catalog.ts';
 import { RUNBOOKS } from '../../../runbooks/index.ts';
 import { createApp } from '../../../src/app/app.ts';
 import type { AppPorts } from '../../../src/app/ports.ts';
@@ -55,6 +56,7 @@ describe('30 notifications and 30 requests for one (cluster, runbook) at once', 
     const ports: AppPorts = {
       config: testConfig(),
       runbookIds: RUNBOOK_IDS,
+      runbookInfo: RUNBOOK_CATALOG,
       store,
       queue: { send: async () => {} },
       chat: consoleSink(collector().stream),

@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { handleRecord } from '../../../functions/worker-batch.ts';
+import { RUNBOOK_CATALOG } from '../../../runbooks/catalog.ts';
 import { RUNBOOKS } from '../../../runbooks/index.ts';
 import { type App, createApp } from '../../../src/app/app.ts';
 import type { AppPorts } from '../../../src/app/ports.ts';
@@ -58,6 +59,7 @@ function rig(scenario: SimUnderTest, chat: ChatSink = consoleSink(collector().st
   const ports: AppPorts = {
     config: testConfig(),
     runbookIds: RUNBOOK_IDS,
+    runbookInfo: RUNBOOK_CATALOG,
     store,
     queue,
     chat,

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { RUNBOOK_CATALOG } from '../../../runbooks/catalog.ts';
 import { type DispatchContext, dispatchTrigger } from '../../../src/routing/dispatch.ts';
 import { memoryStore } from '../../../src/store/index.ts';
 import type { RunRecord } from '../../../src/store/types.ts';
@@ -28,6 +29,7 @@ async function setup() {
     store,
     queue,
     runbooks: RUNBOOK_IDS,
+    runbookInfo: RUNBOOK_CATALOG,
     now: clock.now,
     newId: counterIds(),
   };
