@@ -115,6 +115,19 @@ export function describeStateStore(adapter: string, makeStore: () => Promise<Sta
         await expect(store.leases.release('prod/unmanaged-pods', 'run-a')).resolves.toBeUndefined();
       });
 
+      it('says who holds it and until when, and nobody once it expired or was released', async () => {
+        expect(await store.leases.holder('prod/x', T0)).toBeUndefined();
+        await store.leases.acquire('prod/x', 'run-a', 300, T0);
+        expect(await store.leases.holder('prod/x', at(10))).toEqual({
+          owner: 'run-a',
+          expiresAt: at(300).toISOString(),
+        });
+        expect(await store.leases.holder('prod/x', at(300))).toBeUndefined();
+        await store.leases.acquire('prod/x', 'run-b', 300, at(300));
+        await store.leases.release('prod/x', 'run-b');
+        expect(await store.leases.holder('prod/x', at(301))).toBeUndefined();
+      });
+
       it('gives exactly one of 20 owners racing for it', async () => {
         const owners = Array.from({ length: 20 }, (_, i) => `run-${i}`);
         const taken = await Promise.all(
@@ -248,6 +261,35 @@ export function describeStateStore(adapter: string, makeStore: () => Promise<Sta
           startedAt: at(1).toISOString(),
         });
         expect(await store.runs.list()).toHaveLength(1);
+      });
+
+      it('advances a record only from the state and owner it expects', async () => {
+        await store.runs.put(older);
+        const running = { ...older, status: 'running' as const, owner: 'delivery-a' };
+        expect(await store.runs.advance(running, { status: ['queued'], jobId: older.jobId })).toBe(true);
+        // A second delivery that read `queued` before the first started loses.
+        const duplicate = { ...older, status: 'duplicate' as const };
+        expect(await store.runs.advance(duplicate, { status: ['queued'], jobId: older.jobId })).toBe(false);
+        // Only the delivery that runs it finishes it.
+        const done = { ...running, status: 'done' as const };
+        expect(await store.runs.advance(done, { status: ['running'], owner: 'delivery-b' })).toBe(false);
+        expect(await store.runs.get('run-1')).toEqual(running);
+        expect(await store.runs.advance(done, { status: ['running'], owner: 'delivery-a' })).toBe(true);
+        expect(await store.runs.get('run-1')).toEqual(done);
+        expect(await store.runs.advance(done, { status: ['queued'], jobId: 'job-other' })).toBe(false);
+        expect(
+          await store.runs.advance(run('run-404', 'prod', T0.toISOString()), { status: ['queued'] }),
+        ).toBe(false);
+      });
+
+      it('lets exactly one of 10 deliveries racing start a run', async () => {
+        await store.runs.put(older);
+        const started = await Promise.all(
+          Array.from({ length: 10 }, (_, i) =>
+            store.runs.advance({ ...older, status: 'running', owner: `d-${i}` }, { status: ['queued'] }),
+          ),
+        );
+        expect(started.filter(Boolean)).toHaveLength(1);
       });
 
       it('keeps what was put, whatever the caller does with its copy', async () => {
