@@ -37,6 +37,8 @@ export interface ClusterPorts {
   deadlineMs?: number;
   /** Progress during long fan-outs and waits; `endsAt` (epoch ms) when a bounded wait gives up. */
   onProgress?: (job: Job, step: string, done: number, total: number, label: string, endsAt?: number) => void;
+  /** Who runs the jobs (`pid 4242 on laptop`), so a run this process leaves behind names it. */
+  workerName?: string;
 }
 
 export const DEFAULT_CHANNEL = '#cilium-responder';

@@ -79,6 +79,16 @@ export interface Outcome {
   cleared?: Cleared[];
 }
 
+/**
+ * Where a run's writes are journaled as they happen (the worker's audit record), so a run cut off
+ * mid-way (a kill, a crash) still says what it did. `sending` is awaited before the write goes
+ * out: when it throws, the write is not sent. `landed` says how it came out.
+ */
+export interface WriteJournal {
+  sending(action: string, target: string): Promise<void>;
+  landed(done: DoneAction): Promise<void>;
+}
+
 export interface Limits {
   /** Most pod evictions in one run. */
   maxEvictionsPerRun: number;

@@ -5,6 +5,7 @@ import type { Job } from '../queue/job.ts';
 import type { JobQueue } from '../queue/types.ts';
 import type { RunRecord, StateStore } from '../store/types.ts';
 import type { Trigger } from '../triggers/types.ts';
+import { decisionOf } from './approval.ts';
 import { refusal } from './authority.ts';
 
 export interface AdmitContext {
@@ -95,8 +96,10 @@ export async function admit(jobs: readonly Job[], context: AdmitContext): Promis
       continue;
     }
     try {
-      // A resumed run keeps its record (it already holds the plan and the first report).
-      if (!job.resume) await context.store.runs.put(queuedRecord(job, context.now()));
+      // A resumed run keeps its record (it already holds the plan and the first report); who
+      // approved it is written there before the job can start, so no worker's write races it.
+      if (job.resume) await recordApproval(job, job.resume, context);
+      else await context.store.runs.put(queuedRecord(job, context.now()));
       await context.queue.send(job);
     } catch (error) {
       // Not queued, so not claimed: the sender's retry must be able to run it.
@@ -107,6 +110,16 @@ export async function admit(jobs: readonly Job[], context: AdmitContext): Promis
     admission.queued.push(job);
   }
   return admission;
+}
+
+/** The audit record says who approved the plan, when, and what; only while it still waits. */
+async function recordApproval(job: Job, resume: NonNullable<Job['resume']>, context: AdmitContext) {
+  const record = await context.store.runs.get(resume.runId);
+  if (!record) throw new Error(`run ${resume.runId} has no audit record to resume`);
+  const decision = decisionOf('approved', job.trigger.actor, context.now(), resume.approved);
+  const expected = { status: [record.status], jobId: record.jobId };
+  if (!(await context.store.runs.advance({ ...record, decision }, expected)))
+    throw new Error(`run ${resume.runId} changed while it was being approved; click again`);
 }
 
 /**

@@ -14,7 +14,9 @@ function condition(expected: RunExpectation) {
   const statuses = expected.status.map((_, i) => `:status${i}`);
   const clauses = [`#record.#status IN (${statuses.join(', ')})`];
   const names: Record<string, string> = { '#record': 'record', '#status': 'status' };
-  const values: Record<string, string> = Object.fromEntries(expected.status.map((s, i) => [`:status${i}`, s]));
+  const values: Record<string, string> = Object.fromEntries(
+    expected.status.map((s, i) => [`:status${i}`, s]),
+  );
   for (const field of ['jobId', 'owner'] as const) {
     const value = expected[field];
     if (value === undefined) continue;
