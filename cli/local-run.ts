@@ -9,6 +9,7 @@ import { type ClusterConnector, clusterConnector } from './cluster-connector.ts'
 import { formatReports, type OutputFormat } from './format/output.ts';
 import { progressLine } from './format/progress.ts';
 import { localPorts } from './local-app.ts';
+import { LOCAL_WORKER } from './state-lock.ts';
 
 export interface LocalRunOutput {
   reports: Report[];
@@ -47,6 +48,7 @@ export async function runLocally(
     run = await runInProcess(trigger, localPorts(config, store), {
       runbooks: RUNBOOKS,
       connect: (cluster) => clusters.connect(cluster),
+      workerName: LOCAL_WORKER,
       onProgress: (job, step, done, total, label, endsAt) =>
         progress.update(`${job.runbook}/${step}`, done, total, label, endsAt),
     });

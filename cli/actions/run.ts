@@ -2,13 +2,18 @@ import { randomUUID } from 'node:crypto';
 import { KubeConfig } from '@kubernetes/client-node';
 import type { Mode } from '../../src/engine/types.ts';
 import { paramsFromPairs } from '../../src/params/merge.ts';
+import type { RunRecord } from '../../src/store/types.ts';
 import type { Trigger } from '../../src/triggers/types.ts';
+import { closeLeftRuns } from '../../src/worker/left-behind.ts';
 import { clusterConnector } from '../cluster-connector.ts';
 import { confirmPlan, terminalAsk } from '../confirm-plan.ts';
 import type { OutputFormat } from '../format/output.ts';
 import { localConfig, localUser, withCluster } from '../local-app.ts';
 import { runLocally } from '../local-run.ts';
+import { leftBehindLine } from '../local-state.ts';
+import { LOCAL_WORKER } from '../state-lock.ts';
 import { openState } from '../state-option.ts';
+import { stopOnInterrupt } from '../stop-on-interrupt.ts';
 
 export interface RunOptions {
   sim?: string[];
@@ -101,6 +106,20 @@ export async function runAction(runbook: string, options: RunOptions, setExitCod
     options.requestTimeout ? { requestTimeoutMs: options.requestTimeout * 1000 } : {},
   );
   const state = await openState(options);
+  // Ctrl-C: this invocation's runs end interrupted (the writes they journaled listed), their
+  // leases released, so the next run starts at once instead of finding the pair "in progress".
+  const uninstall = stopOnInterrupt(async () => {
+    const ours = (record: RunRecord) => record.deliveryKey === trigger.deliveryKey;
+    const now = () => new Date();
+    const stopped = await closeLeftRuns(
+      { store: state.store, now },
+      ours,
+      `stopped by Ctrl-C (${LOCAL_WORKER})`,
+    );
+    for (const record of stopped) process.stderr.write(`${leftBehindLine(record)}\n`);
+    await clusters.close();
+    await state.close();
+  });
   try {
     const context = { config, store: state.store, clusters, output: options.output };
     const planned = await runLocally(trigger, config, state.store, context);
@@ -115,6 +134,7 @@ export async function runAction(runbook: string, options: RunOptions, setExitCod
     }
     setExitCode(exitCode);
   } finally {
+    uninstall();
     await clusters.close();
     await state.close();
   }

@@ -66,8 +66,16 @@ const AUTOMATIC: ReadonlySet<Trigger['source']> = new Set(['alertmanager', 'clou
  * per notification. People's requests and approvals are never folded into another run.
  */
 export function pendingKey(job: Job): string | undefined {
-  if (job.resume || !AUTOMATIC.has(job.trigger.source)) return undefined;
-  return `pending|${job.cluster}|${job.runbook}|${job.mode}`;
+  if (job.resume) return undefined;
+  return pendingKeyOf({ ...job, source: job.trigger.source });
+}
+
+/** The same claim, from what an audit record keeps (a run left behind gives its claim back). */
+export function pendingKeyOf(
+  run: Pick<RunRecord, 'source' | 'cluster' | 'runbook' | 'mode'>,
+): string | undefined {
+  if (!AUTOMATIC.has(run.source)) return undefined;
+  return `pending|${run.cluster}|${run.runbook}|${run.mode}`;
 }
 
 /**

@@ -356,25 +356,33 @@ export function writesOf(record: Pick<RunRecord, 'actions'>): string {
 const workerOf = (owner: string | undefined) => owner?.match(/\((.+)\)$/)?.[1];
 
 /**
- * A run whose worker stopped (a crash, a kill, a timeout): said in its record and its thread with
- * the writes it journaled, and never run again, since they may have happened. Written only if the
- * record still names that worker: whoever moved it first said what happened.
+ * A run whose worker stopped (a crash, a kill, Ctrl-C): its record says so with the writes it
+ * journaled, and it is never run again, since they may have happened. Written only if the record
+ * still names that worker (whoever moved it first said what happened): undefined otherwise.
  */
+export async function markInterrupted(
+  record: RunRecord,
+  context: Pick<WorkerContext, 'store' | 'now'>,
+  cause = `the ${workerOf(record.owner) ? `worker (${workerOf(record.owner)})` : 'worker'} stopped during this run`,
+): Promise<RunRecord | undefined> {
+  const stopped: RunRecord = {
+    ...record,
+    status: 'interrupted',
+    error: `${cause} (started ${record.startedAt}); ${writesOf(record)}. It is not run again, since it may have acted: check the cluster, then run it again by hand`,
+    finishedAt: context.now().toISOString(),
+    posted: true,
+  };
+  return (await context.store.runs.advance(stopped, unchanged(record))) ? stopped : undefined;
+}
+
+/** An interrupted run, said in its thread too. */
 export async function interrupted(
   record: RunRecord,
   target: ChatTarget,
   context: Pick<WorkerContext, 'store' | 'chat' | 'now'>,
 ): Promise<RunRecord> {
-  const worker = workerOf(record.owner);
-  const stopped: RunRecord = {
-    ...record,
-    status: 'interrupted',
-    error: `the ${worker ? `worker (${worker})` : 'worker'} stopped during this run (started ${record.startedAt}); ${writesOf(record)}. It is not run again, since it may have acted: check the cluster, then run it again by hand`,
-    finishedAt: context.now().toISOString(),
-    posted: true,
-  };
-  if (!(await context.store.runs.advance(stopped, unchanged(record))))
-    return (await context.store.runs.get(record.runId)) ?? stopped;
+  const stopped = await markInterrupted(record, context);
+  if (!stopped) return (await context.store.runs.get(record.runId)) ?? record;
   await context.chat.postText(
     target,
     `Interrupted: ${record.runbook} on ${record.cluster} (run ${record.runId}). ${stopped.error}`,
