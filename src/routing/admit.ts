@@ -103,6 +103,8 @@ export async function admit(jobs: readonly Job[], context: AdmitContext): Promis
       admission.duplicates.push(job);
       continue;
     }
+    // The pair is firing (or asked about) again: its next resolve is news.
+    if (!job.resume) await context.store.dedupe.release(resolvedKey(job));
     try {
       // A resumed run keeps its record (it already holds the plan and the first report); who
       // approved it is written there before the job can start, so no worker's write races it.
@@ -131,22 +133,25 @@ async function recordApproval(job: Job, resume: NonNullable<Job['resume']>, cont
 }
 
 /**
- * Resolved alerts run nothing: their (cluster, runbook) records and chat threads say the alert
- * resolved, once per notification however often it is delivered.
+ * The claim that a (cluster, runbook) pair's chat thread says its alert resolved. Taken by the
+ * first resolved notification, given back when the pair fires again (a job for it is queued): so
+ * the thread hears of a resolve once per state change, not once per notification (a storm of
+ * 2,000 resolved notifications is one edit of the thread's head). A week bounds a forgotten one.
+ */
+const resolvedKey = (job: Pick<Job, 'cluster' | 'runbook'>) => `resolved|${job.cluster}|${job.runbook}`;
+const RESOLVED_SAID_SECONDS = 7 * 24 * 3600;
+
+/**
+ * Resolved alerts run nothing: each notification is recorded (once however often it is
+ * delivered); the pair's chat thread says it once per state change, on its head.
  */
 export async function recordResolved(jobs: readonly Job[], context: AdmitContext): Promise<RunRecord[]> {
   const records: RunRecord[] = [];
   const ttlSeconds = context.config.limits.dedupeMinutes * 60;
   for (const job of jobs) {
     if (!(await context.store.dedupe.claim(job.dedupeKey, ttlSeconds, context.now()))) continue;
-    const channel =
-      context.config.clusters.find((c) => c.name === job.cluster)?.channel ??
-      context.defaultChannel ??
-      '#cilium-responder';
-    await context.chat?.postText(
-      { channel, threadKey: `${job.cluster}/${job.runbook}` },
-      `Resolved: ${reasonOf(job.trigger)} on ${job.cluster} (nothing to run).`,
-    );
+    if (await context.store.dedupe.claim(resolvedKey(job), RESOLVED_SAID_SECONDS, context.now()))
+      await sayResolved(job, context);
     const record: RunRecord = {
       ...queuedRecord(job, context.now()),
       status: 'resolved',
@@ -156,4 +161,22 @@ export async function recordResolved(jobs: readonly Job[], context: AdmitContext
     records.push(record);
   }
   return records;
+}
+
+/** The pair's thread head says the alert resolved, beside the last report (said in a post if the sink cannot edit). */
+async function sayResolved(job: Job, context: AdmitContext): Promise<void> {
+  if (!context.chat) return;
+  const channel =
+    context.config.clusters.find((c) => c.name === job.cluster)?.channel ??
+    context.defaultChannel ??
+    '#cilium-responder';
+  const target = { channel, threadKey: `${job.cluster}/${job.runbook}` };
+  const text = `Resolved: ${reasonOf(job.trigger)} on ${job.cluster} (nothing to run).`;
+  if (!context.chat.noteOnHead) {
+    await context.chat.postText(target, text);
+    return;
+  }
+  const recent = await context.store.runs.list({ cluster: job.cluster, limit: 50 });
+  const last = recent.find((run) => run.runbook === job.runbook && run.report)?.report;
+  await context.chat.noteOnHead(target, last, text);
 }
