@@ -71,6 +71,7 @@ function channelOf(app: App, cluster: string): string {
 
 /** Runs a command's trigger and says what was queued, or why nothing was. */
 async function queue(command: SlackCommand, app: App, cluster: string, label: string): Promise<string> {
+  const { request } = command;
   const result = await app.dispatch(command.trigger);
   const said: string[] = [];
   if (result.queued.length > 0) {
@@ -80,10 +81,14 @@ async function queue(command: SlackCommand, app: App, cluster: string, label: st
     );
   }
   // `run all --apply` by a non-approver queues the read-only runbooks and refuses the rest.
-  if (result.refused.length > 0)
-    said.push(
-      `Not run: ${result.refused.join('; ')}. Ask an approver to run it with --apply, or leave out --apply for a dry run.`,
-    );
+  if (result.refused.length > 0) {
+    // A plan with params a non-approver set says its own way out (leave them out).
+    const applied = request.verb === 'run' && request.mode === 'auto';
+    const advice = applied
+      ? ' Ask an approver to run it with --apply, or leave out --apply for a dry run.'
+      : '';
+    said.push(`Not run: ${result.refused.join('; ')}.${advice}`);
+  }
   if (said.length > 0) return said.join('\n');
   if (result.duplicates.length > 0) return 'Already queued: this request was received before.';
   return `Nothing to run: ${result.skipped.join('; ')}`;

@@ -214,6 +214,13 @@ export interface StepReport extends Outcome {
   durationMs: number;
 }
 
+/** A param a run was asked with, and who set it (`config`, `route`, or the person). */
+export interface ParamSetting {
+  key: string;
+  value: unknown;
+  by: string;
+}
+
 export interface Report {
   runId: string;
   runbook: string;
@@ -222,4 +229,6 @@ export interface Report {
   verdict: Verdict;
   steps: StepReport[];
   timings: { startedAt: string; finishedAt: string; durationMs: number };
+  /** The params it ran with, and who set each: shown beside a plan waiting for approval. */
+  params?: ParamSetting[];
 }

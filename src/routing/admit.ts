@@ -51,6 +51,7 @@ export function queuedRecord(job: Job, now: Date): RunRecord {
     reason: reasonOf(job.trigger),
     deliveryKey: job.trigger.deliveryKey,
     params: job.params,
+    ...(job.paramsBy ? { paramsBy: job.paramsBy } : {}),
     status: 'queued',
     plan: [],
     actions: [],

@@ -77,6 +77,8 @@ export interface RunRecord {
   deliveryKey?: string;
   /** The runbook parameters the run was asked with; an approved resume runs with the same. */
   params: Record<string, unknown>;
+  /** Who set each param (see Job.paramsBy): what an approver sees beside the plan. */
+  paramsBy?: Record<string, string>;
   status: RunStatus;
   verdict?: Verdict;
   /** Planned writes as `<action>:<target>` keys (what an approval names), and `<action> <target>: <outcome>` done. */

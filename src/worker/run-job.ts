@@ -79,6 +79,16 @@ function ownRecord(record: RunRecord | undefined, job: Job): RunRecord | undefin
   return record?.jobId === job.id ? record : undefined;
 }
 
+/** The report with the params the run was asked with and who set each (the approval message shows them). */
+function withParams(report: Report, record: Pick<RunRecord, 'params' | 'paramsBy'>): Report {
+  const params = Object.entries(record.params).map(([key, value]) => ({
+    key,
+    value,
+    by: record.paramsBy?.[key] ?? 'unknown',
+  }));
+  return params.length > 0 ? { ...report, params } : report;
+}
+
 /** The lease of a (cluster, runbook) pair: one run at a time. */
 export const leaseKeyOf = (job: Pick<Job, 'cluster' | 'runbook'>) => `${job.cluster}|${job.runbook}`;
 
@@ -141,7 +151,10 @@ export async function runJob(job: Job, context: WorkerContext): Promise<JobResul
       throw new Error(`job ${job.id}: run ${runId} was moved on by another delivery; checking again later`);
     const journal = recordJournal(running, store);
     const fence = () => lease.lost() ?? journal.lost();
-    const report = await runReport(job, runbook, cluster, runId, context, running, journal, fence);
+    const report = withParams(
+      await runReport(job, runbook, cluster, runId, context, running, journal, fence),
+      running,
+    );
     const record: RunRecord = {
       ...running,
       ...summarize(report),

@@ -2,8 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { parseConfig } from '../../src/config/load.ts';
 import {
   ALERTMANAGER_TOKEN,
+  APPROVER,
   type AppUnderTest,
   appUnderTest,
+  BYSTANDER,
   commandBody,
   configText,
   RUNBOOK_IDS,
@@ -20,7 +22,10 @@ async function slash(t: AppUnderTest, text: string) {
     headers: signedHeaders(body, t.clock.now()),
     body,
   });
-  return { status: response.status, json: (await response.json()) as { response_type: string; text: string } };
+  return {
+    status: response.status,
+    json: (await response.json()) as { response_type: string; text: string },
+  };
 }
 
 async function expectNoJob(t: AppUnderTest) {
@@ -36,16 +41,19 @@ describe('a slash command with a param its runbook refuses', () => {
     ['namespaces=', 'namespaces: must name at least one namespace'],
     ['gracePeriod=30', 'gracePeriod: unknown key'],
     ['namespaces=Shop', 'namespaces: must be a namespace name'],
-  ])('unmanaged-pods %s → an ephemeral answer naming the key and the valid keys, no job', async (param, said) => {
-    const t = appUnderTest();
-    const answer = await slash(t, `run unmanaged-pods ${param}`);
-    expect(answer.status).toBe(200);
-    expect(answer.json.response_type).toBe('ephemeral');
-    expect(answer.json.text).toContain(said);
-    expect(answer.json.text).toContain(`(unmanaged-pods: ${UNMANAGED_KEYS})`);
-    expect(answer.json.text).toMatch(/Nothing was queued\.$/);
-    await expectNoJob(t);
-  });
+  ])(
+    'unmanaged-pods %s → an ephemeral answer naming the key and the valid keys, no job',
+    async (param, said) => {
+      const t = appUnderTest();
+      const answer = await slash(t, `run unmanaged-pods ${param}`);
+      expect(answer.status).toBe(200);
+      expect(answer.json.response_type).toBe('ephemeral');
+      expect(answer.json.text).toContain(said);
+      expect(answer.json.text).toContain(`(unmanaged-pods: ${UNMANAGED_KEYS})`);
+      expect(answer.json.text).toMatch(/Nothing was queued\.$/);
+      await expectNoJob(t);
+    },
+  );
 
   it('host-identity verifyTimeoutSeconds=99999 → names the key and its bound, no job', async () => {
     const t = appUnderTest();
@@ -103,5 +111,47 @@ describe('an alert routed with params its runbook refuses', () => {
       field: 'gracePeriodSeconds',
     });
     await expectNoJob(t);
+  });
+});
+
+describe('params on a plan that can change the cluster', () => {
+  it('a non-approver may not set them (mode=approve): refused, saying how to go on, no job', async () => {
+    const t = appUnderTest();
+    const body = commandBody({
+      text: 'run unmanaged-pods mode=approve gracePeriodSeconds=0',
+      user_id: BYSTANDER,
+    });
+    const response = await t.app.request('/slack/commands', {
+      method: 'POST',
+      headers: signedHeaders(body, t.clock.now()),
+      body,
+    });
+    const answer = (await response.json()) as { text: string };
+    expect(answer.text).toBe(
+      `Not run: <@${BYSTANDER}> is not an approver of unmanaged-pods: only approvers may set params (gracePeriodSeconds) on a plan that can change the cluster; leave them out, or ask an approver.`,
+    );
+    await expectNoJob(t);
+  });
+
+  it("a non-approver's plan without params, and an approver's with them, are queued; the job says who set each", async () => {
+    const t = appUnderTest();
+    await slash(t, 'run unmanaged-pods mode=approve');
+    const body = commandBody({
+      text: 'run unmanaged-pods mode=approve gracePeriodSeconds=0',
+      user_id: APPROVER,
+      // Another invocation: a retry of the first (same trigger_id) would be a duplicate.
+      trigger_id: 'another-invocation',
+    });
+    await t.app.request('/slack/commands', {
+      method: 'POST',
+      headers: signedHeaders(body, t.clock.now()),
+      body,
+    });
+    expect(t.queue.sent.map((job) => job.paramsBy)).toEqual([
+      undefined,
+      { gracePeriodSeconds: `<@${APPROVER}>` },
+    ]);
+    const records = await t.store.runs.list();
+    expect(records.map((r) => r.paramsBy)).toContainEqual({ gracePeriodSeconds: `<@${APPROVER}>` });
   });
 });
