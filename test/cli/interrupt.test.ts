@@ -33,7 +33,9 @@ describe('Ctrl-C during `responder run`', () => {
     const exited = new Promise((resolve) => run.child.once('exit', resolve));
     run.child.kill('SIGINT');
     expect(await exited).toBe(130);
-    expect(run.output()).toMatch(/was interrupted: stopped by Ctrl-C \(pid \d+ on .+\).*its writes: evict-pod/);
+    expect(run.output()).toMatch(
+      /was interrupted: stopped by Ctrl-C \(pid \d+ on .+\).*its writes: evict-pod/,
+    );
 
     const started = Date.now();
     const next = await runCli(['run', 'unmanaged-pods', '--sim', 'unmanaged-pods'], env);
@@ -58,10 +60,17 @@ describe('`responder serve --state` killed (kill -9) mid-run', () => {
     // While it holds the state, another local command is told so, and exits 2.
     const second = await runCli(['history'], env);
     expect(second.code).toBe(2);
-    expect(second.output).toMatch(/the local state in .+ is in use by `responder serve --state .*` \(pid \d+ on /);
+    expect(second.output).toMatch(
+      /the local state in .+ is in use by `responder serve --state .*` \(pid \d+ on /,
+    );
     expect(second.output).not.toMatch(/Database is closed/);
 
-    const alert = alertmanagerNotification('CiliumUnmanagedPods', 'pods without endpoints', 'sim', new Date());
+    const alert = alertmanagerNotification(
+      'CiliumUnmanagedPods',
+      'pods without endpoints',
+      'sim',
+      new Date(),
+    );
     const posted = await fetch(`${url}/alerts/alertmanager`, {
       method: 'POST',
       headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
@@ -84,7 +93,9 @@ describe('`responder serve --state` killed (kill -9) mid-run', () => {
     const said = await restarted.waitFor(/responder ready at/);
     await restarted.stop();
     expect(said).toMatch(
-      new RegExp(`run ${running?.runId} \\(unmanaged-pods on sim\\) was interrupted: the worker \\(pid \\d+ on .+\\) stopped during this run .*its writes: evict-pod`),
+      new RegExp(
+        `run ${running?.runId} \\(unmanaged-pods on sim\\) was interrupted: the worker \\(pid \\d+ on .+\\) stopped during this run .*its writes: evict-pod`,
+      ),
     );
     const { runs } = await historyOf(env);
     const after = runs.find((r) => r.runId === running?.runId);
