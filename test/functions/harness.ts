@@ -196,3 +196,23 @@ export function collector(): { stream: Writable; text: () => string } {
   });
   return { stream, text: () => chunks.join('') };
 }
+
+/** An SQS record as Lambda hands it over, delivered for the `receiveCount`th time. */
+export function sqsRecord(job: Job, receiveCount: number) {
+  return {
+    messageId: `m-${job.id}`,
+    receiptHandle: `r-${receiveCount}`,
+    body: JSON.stringify(job),
+    attributes: {
+      ApproximateReceiveCount: String(receiveCount),
+      SentTimestamp: '0',
+      SenderId: 'AIDAEXAMPLE',
+      ApproximateFirstReceiveTimestamp: '0',
+    },
+    messageAttributes: {},
+    md5OfBody: '',
+    eventSource: 'aws:sqs',
+    eventSourceARN: 'arn:aws:sqs:eu-west-1:111122223333:jobs',
+    awsRegion: 'eu-west-1',
+  };
+}

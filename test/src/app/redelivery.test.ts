@@ -11,28 +11,15 @@ import type { DeadLetter } from '../../../src/queue/types.ts';
 import { slackSink } from '../../../src/slack/sink.ts';
 import { memoryStore } from '../../../src/store/index.ts';
 import { parseAlertmanager } from '../../../src/triggers/index.ts';
-import { RUNBOOK_IDS, recordingQueue, testConfig, unmanagedAlert } from '../../functions/harness.ts';
-import { scenarioAndSlack } from './scenario-and-slack.ts';
+import {
+  RUNBOOK_IDS,
+  recordingQueue,
+  sqsRecord,
+  testConfig,
+  unmanagedAlert,
+} from '../../functions/harness.ts';
 
-/** An SQS record as Lambda hands it over, delivered for the `receiveCount`th time. */
-function sqsRecord(job: Job, receiveCount: number) {
-  return {
-    messageId: `m-${job.id}`,
-    receiptHandle: `r-${receiveCount}`,
-    body: JSON.stringify(job),
-    attributes: {
-      ApproximateReceiveCount: String(receiveCount),
-      SentTimestamp: '0',
-      SenderId: 'AIDAEXAMPLE',
-      ApproximateFirstReceiveTimestamp: '0',
-    },
-    messageAttributes: {},
-    md5OfBody: '',
-    eventSource: 'aws:sqs',
-    eventSourceARN: 'arn:aws:sqs:eu-west-1:111122223333:jobs',
-    awsRegion: 'eu-west-1',
-  };
-}
+import { scenarioAndSlack } from './scenario-and-slack.ts';
 
 /** What a person sees of a run: its record's outcome and writes, and what was said in chat. */
 interface Seen {
