@@ -120,6 +120,40 @@ describe('eksTokenProvider', () => {
     expect(credentialCalls()).toBe(2);
   });
 
+  it('signs a new token before the credentials that signed the last one expire', async () => {
+    let clock = CLOCK;
+    const issued: AwsCredentials[] = [];
+    const token = eksTokenProvider({
+      cluster: 'prod-eu',
+      region: 'eu-west-1',
+      // Temporary credentials (an assumed role's) that end 3 minutes after each is handed out.
+      credentials: async () => {
+        const n = issued.length + 1;
+        const credentials = {
+          accessKeyId: `ASIAEXAMPLE0000000${n}`,
+          secretAccessKey: CREDENTIALS.secretAccessKey,
+          sessionToken: `${SESSION_TOKEN}${n}`,
+          expiration: new Date(clock.getTime() + 3 * MINUTE),
+        };
+        issued.push(credentials);
+        return credentials;
+      },
+      now: () => clock,
+    });
+    const signer = (value: string) => presignedUrl(value).searchParams.get('X-Amz-Credential');
+
+    const first = await token();
+    clock = new Date(CLOCK.getTime() + 2 * MINUTE - 1);
+    expect(await token()).toBe(first);
+
+    clock = new Date(CLOCK.getTime() + 2.5 * MINUTE);
+    const second = await token();
+    expect(second).not.toBe(first);
+    expect(issued).toHaveLength(2);
+    expect(signer(second)).toMatch(/^ASIAEXAMPLE00000002\//);
+    expect(presignedUrl(second).searchParams.get('X-Amz-Date')).toBe('20240501T120230Z');
+  });
+
   it('shares one signing between concurrent callers', async () => {
     const { token, credentialCalls } = provider();
     const tokens = await Promise.all([token(), token(), token()]);
