@@ -72,6 +72,20 @@ describe('eksToken', () => {
     expect(url.searchParams.get('X-Amz-Security-Token')).toBeNull();
   });
 
+  it("percent-encodes the query as botocore does, !'()* included", async () => {
+    const token = await eksToken({
+      cluster: 'prod-eu',
+      region: 'eu-west-1',
+      credentials: { ...CREDENTIALS, sessionToken: "a!b'c(d)e*f~g-h_i.j k/l+m=" },
+      now: CLOCK,
+    });
+    const raw = Buffer.from(token.slice('k8s-aws-v1.'.length), 'base64url').toString('utf8');
+    // urllib.parse.quote(value, safe='-_.~'): only RFC 3986 unreserved characters stay as they are.
+    expect(raw).toContain(
+      '&X-Amz-Security-Token=a%21b%27c%28d%29e%2Af~g-h_i.j%20k%2Fl%2Bm%3D&X-Amz-Signature=',
+    );
+  });
+
   it('signs the cluster name: another cluster gets another signature', async () => {
     const sign = (cluster: string) =>
       eksToken({ cluster, region: 'eu-west-1', credentials: CREDENTIALS, now: CLOCK });
