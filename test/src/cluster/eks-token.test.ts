@@ -183,6 +183,66 @@ describe('eksTokenProvider', () => {
     expect(credentialCalls()).toBe(2);
   });
 
+  it('hands out no token from the minute before its credentials expire', async () => {
+    let clock = CLOCK;
+    let calls = 0;
+    const token = eksTokenProvider({
+      cluster: 'prod-eu',
+      region: 'eu-west-1',
+      credentials: async () => {
+        calls++;
+        return { ...CREDENTIALS, expiration: new Date(CLOCK.getTime() + 3 * MINUTE) };
+      },
+      now: () => clock,
+    });
+    await token();
+    clock = new Date(CLOCK.getTime() + 2 * MINUTE);
+    await token();
+    expect(calls).toBe(2);
+  });
+
+  it('keeps a newer token when an older signing fails after it', async () => {
+    let clock = CLOCK;
+    const pending: Array<(credentials: AwsCredentials | Error) => void> = [];
+    let calls = 0;
+    const token = eksTokenProvider({
+      cluster: 'prod-eu',
+      region: 'eu-west-1',
+      credentials: () => {
+        calls++;
+        return new Promise((resolve, reject) =>
+          pending.push((answer) => (answer instanceof Error ? reject(answer) : resolve(answer))),
+        );
+      },
+      now: () => clock,
+    });
+    const failing = token();
+    // The clock steps back while the first signing waits, so the next call signs afresh.
+    clock = new Date(CLOCK.getTime() - MINUTE);
+    const fresh = token();
+    pending[1]?.(CREDENTIALS);
+    const good = await fresh;
+    pending[0]?.(new Error('expired credentials'));
+    await expect(failing).rejects.toThrow('expired credentials');
+    expect(await token()).toBe(good);
+    expect(calls).toBe(2);
+  });
+
+  it('signs at the current time when no clock is given', async () => {
+    const token = eksTokenProvider({
+      cluster: 'prod-eu',
+      region: 'eu-west-1',
+      credentials: async () => CREDENTIALS,
+    });
+    const before = Date.now();
+    const date = presignedUrl(await token()).searchParams.get('X-Amz-Date') ?? '';
+    const signedAt = Date.parse(
+      date.replace(/^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})Z$/, '$1-$2-$3T$4:$5:$6Z'),
+    );
+    expect(signedAt).toBeGreaterThanOrEqual(Math.floor(before / 1000) * 1000);
+    expect(signedAt).toBeLessThanOrEqual(Date.now());
+  });
+
   it('does not keep a failure', async () => {
     let fail = true;
     const token = eksTokenProvider({

@@ -91,6 +91,19 @@ describe('verdictOf', () => {
     expect(verdictOf('auto', acted, false)).toBe('degraded');
   });
 
+  it('is degraded by a warning or critical finding whatever the status of its step', () => {
+    for (const status of ['pass', 'warn', 'skip'] as const) {
+      expect(verdictOf('dry-run', [step('check', status, { findings: [finding('warning')] })], false)).toBe(
+        'degraded',
+      );
+      const acted = [
+        step('act', 'pass', { done: [done('done')] }),
+        step('verify', status, { findings: [finding('critical')] }),
+      ];
+      expect(verdictOf('auto', acted, false)).toBe('degraded');
+    }
+  });
+
   it('does not count planned, blocked, skipped or failed actions as acting', () => {
     const steps = [
       step('check', 'fail', { findings: [finding('warning')] }),
