@@ -94,7 +94,7 @@ describe('agent restarts', () => {
 
   it('counts planned restarts against the cap only when nothing was approved', async () => {
     const [a, b] = agents as [AgentPod, AgentPod];
-    const planning = actuator({ mode: 'approve', limits: { maxAgentRestartsPerRun: 1 } });
+    const planning = actuator({ mode: 'approve', limits: { ...DEFAULT_LIMITS, maxAgentRestartsPerRun: 1 } });
     expect((await planning.restartAgent(a.node, 'fix')).outcome).toBe('planned');
     expect(await planning.restartAgent(b.node, 'fix')).toMatchObject({
       outcome: 'skipped',
@@ -103,7 +103,7 @@ describe('agent restarts', () => {
 
     const resumed = actuator({
       mode: 'approve',
-      limits: { maxAgentRestartsPerRun: 1 },
+      limits: { ...DEFAULT_LIMITS, maxAgentRestartsPerRun: 1 },
       approved: new Set([actionKey('restart-agent', b.node)]),
     });
     expect((await resumed.restartAgent(a.node, 'fix')).outcome).toBe('planned');

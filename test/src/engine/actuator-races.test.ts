@@ -79,7 +79,8 @@ describe('the cluster changes between the check and the eviction', () => {
       const old = store().get<Pod>(R.pods, pod.namespace, pod.name) as Pod;
       store().delete(R.pods, pod.namespace, pod.name);
       const { uid: _uid, resourceVersion: _rv, ...metadata } = old.metadata;
-      replacement = store().create<Pod>(R.pods, { ...old, metadata }).metadata.uid;
+      const created = store().create<Pod>(R.pods, { ...old, metadata: metadata as Pod['metadata'] });
+      replacement = created.metadata.uid ?? '';
     });
 
     const done = await actuator({ kube, brake }).evictPod(pod, 'no CiliumEndpoint');

@@ -201,6 +201,11 @@ export function describeStateStore(adapter: string, makeStore: () => Promise<Sta
         expect(await take('prod', 5)).toBe(false);
       });
 
+      it('takes a refund on a cluster with no writes counted as nothing to give back', async () => {
+        await store.brake.refund('prod', 'no-such-ticket');
+        expect(await store.brake.state('prod', 3, 60, T0)).toMatchObject({ used: 0, engaged: false });
+      });
+
       it('lets writes go again after a reset, up to the limit', async () => {
         for (const second of [0, 1, 2]) await take('prod', second);
         expect(await take('prod', 3)).toBe(false);
