@@ -1,8 +1,13 @@
 import { build } from 'esbuild';
 
 /** An entry bundled as the deploy bundles functions (cdk/bundling.ts): ESM, node22, minified, the SDK inside. */
-export async function bundleLikeTheDeploy(entry: string, outfile: string): Promise<void> {
+export async function bundleLikeTheDeploy(
+  entry: string,
+  outfile: string,
+  options: { sourcemap?: boolean } = {},
+): Promise<void> {
   await build({
+    sourcemap: options.sourcemap ?? false,
     entryPoints: [entry],
     outfile,
     bundle: true,

@@ -8,18 +8,19 @@ const FUNCTIONS = ['http', 'alarm', 'sweep', 'worker'] as const;
 const ROUNDS = 9;
 
 /** A function bundled as cdk/bundling.ts has NodejsFunction bundle it (ESM, node22, minified, SDK included). */
-async function bundle(name: string, dir: string): Promise<string> {
+async function bundle(name: string, dir: string, options: { sourcemap?: boolean } = {}): Promise<string> {
   const outfile = join(dir, name, 'index.mjs');
-  await bundleLikeTheDeploy(`functions/${name}.ts`, outfile);
+  await bundleLikeTheDeploy(`functions/${name}.ts`, outfile, options);
   return outfile;
 }
 
 /** Seconds to load a script and its whole module graph (it stops at its first environment check). */
-function loadSeconds(args: string[]): { seconds: number; rssMiB: number } {
+function loadSeconds(args: string[], nodeOptions: string[] = []): { seconds: number; rssMiB: number } {
   const started = performance.now();
   const run = spawnSync(
     process.execPath,
     [
+      ...nodeOptions,
       '-e',
       `import(${JSON.stringify(args[0] ?? '')}).catch(() => {}).finally(() => process.stdout.write(String(process.resourceUsage().maxRSS)))`,
     ],
@@ -60,5 +61,32 @@ export async function bundlesBench(): Promise<Figures> {
     figures[`${name}: RSS after cold import (MiB)`] = Math.round(rss[index] ?? 0);
   });
   figures['node -e 0 (median s)'] = Number(median(bare).toFixed(3));
+  Object.assign(figures, await sourceMapsBench(dir));
+  return figures;
+}
+
+/**
+ * The cost of NODE_OPTIONS=--enable-source-maps (the stack sets it, so traces in CloudWatch name
+ * the TypeScript): the bundles with their maps, as the deploy ships them, loaded with and without.
+ */
+async function sourceMapsBench(dir: string): Promise<Figures> {
+  const mapped = await Promise.all(
+    (['http', 'worker'] as const).map((name) => bundle(name, join(dir, 'mapped'), { sourcemap: true })),
+  );
+  const figures: Figures = {};
+  for (const [index, name] of (['http', 'worker'] as const).entries()) {
+    const file = mapped[index] as string;
+    const plain: number[] = [];
+    const withMaps: number[] = [];
+    for (let round = 0; round < ROUNDS; round++) {
+      plain.push(loadSeconds([file]).seconds);
+      withMaps.push(loadSeconds([file], ['--enable-source-maps']).seconds);
+    }
+    figures[`${name}: source map (KiB)`] = Math.round(statSync(`${file}.map`).size / 1024);
+    figures[`${name}: cold import with --enable-source-maps (median s)`] = Number(
+      median(withMaps).toFixed(3),
+    );
+    figures[`${name}: cold import without (median s)`] = Number(median(plain).toFixed(3));
+  }
   return figures;
 }

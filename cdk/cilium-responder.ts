@@ -1,57 +1,70 @@
 import { fileURLToPath } from 'node:url';
-import { Arn, ArnFormat, Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
-import { Alarm, ComparisonOperator, Metric, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
+import { Arn, ArnFormat, Duration, PhysicalName, RemovalPolicy, Stack } from 'aws-cdk-lib';
+import { Metric } from 'aws-cdk-lib/aws-cloudwatch';
 import { AttributeType, BillingMode, ProjectionType, Table, TableEncryption } from 'aws-cdk-lib/aws-dynamodb';
 import type { IVpc } from 'aws-cdk-lib/aws-ec2';
-import { CfnAccessEntry } from 'aws-cdk-lib/aws-eks';
 import { Rule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
-import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
-import { Architecture, FunctionUrlAuthType, type IFunction, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
+import { ManagedPolicy, PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import { Architecture, FunctionUrlAuthType, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { CfnSchedule } from 'aws-cdk-lib/aws-scheduler';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { ITopic } from 'aws-cdk-lib/aws-sns';
 import { LambdaSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import type { ResponderConfig } from '../src/config/schema.ts';
+import { deployOf, type ResponderConfig } from '../src/config/schema.ts';
 import { RUNS_BY_CLUSTER, RUNS_BY_TIME, TTL_ATTRIBUTE } from '../src/store/dynamodb/layout.ts';
-import { BUNDLING } from './bundling.ts';
-import { RESPONDER_GROUP } from './rbac.ts';
+import { addAccessEntries, type RegionScope, sameAccountClusters } from './access-entries.ts';
+import { ALARM_PERIOD, AlarmTopic } from './alarm-topic.ts';
+import { BUNDLING, SOURCE_MAPPED } from './bundling.ts';
+import { type FunctionName, grantTableOperations } from './table-grants.ts';
 
 export interface CiliumResponderProps {
-  /** The responder config, validated (clusters, routes, schedules, limits, approvers). */
+  /** The responder config, validated (clusters, routes, schedules, limits, approvers, deploy). */
   config: ResponderConfig;
   /** The config file, bundled beside each function's code. */
   configPath: string;
   /** An SNS topic CloudWatch alarms notify, to subscribe the alarm function to. */
   alarmTopic?: ITopic;
+  /** Where the responder's own alarms are mailed; wins over the config's `deploy.alarmEmail`. */
+  alarmEmail?: string;
   /** Deliveries before a job goes to the dead-letter queue. Default 3. */
   maxAttempts?: number;
-  /** Most worker runs at once, so an alert storm cannot take the account's concurrency. Default 5. */
-  workerConcurrency?: number;
   /** The channel for clusters that name none. */
   defaultChannel?: string;
   /** A VPC to run the worker in, for clusters whose API endpoint is private. */
   vpc?: IVpc;
+  /** A scope in another region, for the access entries of same-account clusters there. */
+  accessEntriesElsewhere?: RegionScope;
 }
 
 const FUNCTIONS_DIR = fileURLToPath(new URL('../functions/', import.meta.url));
 /** A run's time budget is 5 minutes (the engine's default); the worker gets a margin over it. */
 const WORKER_TIMEOUT = Duration.minutes(6);
+/** Retries of an event target before the event goes to the events' dead-letter queue. */
+const EVENT_RETRIES = { attempts: 2, maxAge: Duration.hours(1) };
 
 /**
- * Cilium Responder as one construct: the four functions, the table, the queue and its DLQ, the
- * secret, the triggers (Function URL, CloudWatch alarm rule and SNS, Scheduler), alarms, and
+ * Cilium Responder as one construct: the four functions with their log groups, the table, the
+ * queue and its DLQ, the secrets, the triggers (Function URL, CloudWatch alarm rule and SNS,
+ * Scheduler) with a DLQ for events that could not be delivered, alarms on an SNS topic, and
  * least-privilege access in AWS and, through EKS access entries, in each cluster.
  */
 export class CiliumResponder extends Construct {
   readonly table: Table;
   readonly queue: Queue;
   readonly deadLetterQueue: Queue;
+  /** Events EventBridge or Scheduler could not deliver to the alarm or sweep function. */
+  readonly eventDeadLetters: Queue;
+  /** Slack fields (empty until put) and the generated alertmanagerToken. */
   readonly secret: Secret;
+  /** The generated operatorToken: only the http function reads it. */
+  readonly operatorSecret: Secret;
+  readonly alarmTopic: AlarmTopic;
   readonly http: NodejsFunction;
   readonly alarm: NodejsFunction;
   readonly sweep: NodejsFunction;
@@ -62,7 +75,7 @@ export class CiliumResponder extends Construct {
   constructor(scope: Construct, id: string, props: CiliumResponderProps) {
     super(scope, id);
     const maxAttempts = props.maxAttempts ?? 3;
-
+    const deploy = deployOf(props.config);
     this.table = new Table(this, 'State', {
       partitionKey: { name: 'pk', type: AttributeType.STRING },
       sortKey: { name: 'sk', type: AttributeType.STRING },
@@ -94,9 +107,32 @@ export class CiliumResponder extends Construct {
       enforceSSL: true,
     });
 
+    this.eventDeadLetters = new Queue(this, 'EventDeadLetters', {
+      retentionPeriod: Duration.days(14),
+      encryption: QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+    });
+
+    // CloudFormation generates one key per secret (GenerateSecretString has one generateStringKey),
+    // so each generated token has its own secret; the Slack fields start empty beside the first.
     this.secret = new Secret(this, 'Secrets', {
       description:
-        'Cilium Responder: {"slackSigningSecret", "slackBotToken", "alertmanagerToken", "operatorToken"}',
+        'Cilium Responder: put slackSigningSecret and slackBotToken; alertmanagerToken is generated',
+      generateSecretString: {
+        secretStringTemplate: JSON.stringify({ slackSigningSecret: '', slackBotToken: '' }),
+        generateStringKey: 'alertmanagerToken',
+        excludePunctuation: true,
+        passwordLength: 48,
+      },
+    });
+    this.operatorSecret = new Secret(this, 'OperatorToken', {
+      description: 'Cilium Responder: the generated operatorToken (audit trail, brake reset)',
+      generateSecretString: {
+        secretStringTemplate: '{}',
+        generateStringKey: 'operatorToken',
+        excludePunctuation: true,
+        passwordLength: 48,
+      },
     });
 
     const environment = {
@@ -110,8 +146,16 @@ export class CiliumResponder extends Construct {
       POWERTOOLS_SERVICE_NAME: 'cilium-responder',
     };
     const fn = (
-      name: string,
-      options: { memorySize: number; timeout: Duration; reservedConcurrency?: number; vpc?: IVpc },
+      name: FunctionName,
+      options: {
+        memorySize: number;
+        timeout: Duration;
+        reservedConcurrency: number;
+        vpc?: IVpc;
+        role?: Role;
+        environment?: Record<string, string>;
+        sourceMapped?: boolean;
+      },
     ) =>
       new NodejsFunction(this, name, {
         entry: `${FUNCTIONS_DIR}${name.toLowerCase()}.ts`,
@@ -120,9 +164,19 @@ export class CiliumResponder extends Construct {
         memorySize: options.memorySize,
         timeout: options.timeout,
         tracing: Tracing.ACTIVE,
-        environment,
+        environment: {
+          ...environment,
+          ...options.environment,
+          ...(options.sourceMapped ? SOURCE_MAPPED.environment : {}),
+        },
+        // Its own log group, so the logs expire and go with the stack.
+        logGroup: new LogGroup(this, `${name}Logs`, {
+          retention: deploy.logRetentionDays as RetentionDays,
+          removalPolicy: RemovalPolicy.DESTROY,
+        }),
         bundling: {
           ...BUNDLING,
+          ...(options.sourceMapped ? SOURCE_MAPPED.bundling : {}),
           commandHooks: {
             beforeBundling: () => [],
             beforeInstall: () => [],
@@ -132,38 +186,56 @@ export class CiliumResponder extends Construct {
             ],
           },
         },
-        ...(options.reservedConcurrency ? { reservedConcurrentExecutions: options.reservedConcurrency } : {}),
+        // 0 leaves the function unreserved (accounts with a low concurrency quota).
+        ...(options.reservedConcurrency > 0
+          ? { reservedConcurrentExecutions: options.reservedConcurrency }
+          : {}),
         ...(options.vpc ? { vpc: options.vpc } : {}),
+        ...(options.role ? { role: options.role } : {}),
       });
 
     // Sized from `npm run bench`: the admitting functions hold about 65 MiB after their cold start
     // (256 MB leaves them four times that); the worker peaked at 300 MiB scanning 165,000 pods and
     // 460 MiB fanning out over 5,000 agents (1024 MB leaves room, and more CPU for the fan-out).
-    this.http = fn('Http', { memorySize: 256, timeout: Duration.seconds(10) });
-    this.alarm = fn('Alarm', { memorySize: 256, timeout: Duration.seconds(30) });
-    this.sweep = fn('Sweep', { memorySize: 256, timeout: Duration.seconds(30) });
+    // The http function is public: its reserved concurrency is also its throttle.
+    this.http = fn('Http', {
+      memorySize: 256,
+      timeout: Duration.seconds(10),
+      reservedConcurrency: deploy.reservedConcurrency.http,
+      environment: { OPERATOR_SECRET_ID: this.operatorSecret.secretArn },
+    });
+    this.alarm = fn('Alarm', { memorySize: 256, timeout: Duration.seconds(30), reservedConcurrency: 0 });
+    this.sweep = fn('Sweep', { memorySize: 256, timeout: Duration.seconds(30), reservedConcurrency: 0 });
     this.worker = fn('Worker', {
       memorySize: 1024,
       timeout: WORKER_TIMEOUT,
-      reservedConcurrency: props.workerConcurrency ?? 5,
+      // So an alert storm cannot take the account's concurrency.
+      reservedConcurrency: deploy.reservedConcurrency.worker,
       ...(props.vpc ? { vpc: props.vpc } : {}),
+      role: this.workerRole(props.vpc),
+      sourceMapped: true,
     });
 
     // Slack and Alertmanager call it; the signature and bearer checks happen in code.
     this.url = this.http.addFunctionUrl({ authType: FunctionUrlAuthType.NONE }).url;
 
-    for (const admitting of [this.http, this.alarm, this.sweep]) {
-      this.table.grantReadWriteData(admitting);
+    for (const [name, admitting] of [
+      ['Http', this.http],
+      ['Alarm', this.alarm],
+      ['Sweep', this.sweep],
+    ] as const) {
+      grantTableOperations(this.table, admitting, name);
       this.queue.grantSendMessages(admitting);
       this.secret.grantRead(admitting);
     }
-    this.table.grantReadWriteData(this.worker);
+    this.operatorSecret.grantRead(this.http);
+    grantTableOperations(this.table, this.worker, 'Worker');
     this.deadLetterQueue.grantSendMessages(this.worker);
     this.secret.grantRead(this.worker);
     this.worker.addEventSource(
       new SqsEventSource(this.queue, { batchSize: 5, reportBatchItemFailures: true }),
     );
-    this.grantClusterAccess(props.config);
+    this.grantClusterAccess(props.config, props.accessEntriesElsewhere);
 
     const alarmNames = props.config.routes.flatMap((route) =>
       route.match.alarmName ? [route.match.alarmName] : [],
@@ -175,7 +247,13 @@ export class CiliumResponder extends Construct {
           detailType: ['CloudWatch Alarm State Change'],
           detail: { alarmName: alarmNames, state: { value: ['ALARM'] } },
         },
-        targets: [new LambdaFunction(this.alarm, { retryAttempts: 2, maxEventAge: Duration.hours(1) })],
+        targets: [
+          new LambdaFunction(this.alarm, {
+            retryAttempts: EVENT_RETRIES.attempts,
+            maxEventAge: EVENT_RETRIES.maxAge,
+            deadLetterQueue: this.eventDeadLetters,
+          }),
+        ],
       });
     }
     // The same alarms may invoke the function directly (the alarm's Lambda action).
@@ -193,15 +271,33 @@ export class CiliumResponder extends Construct {
     if (props.alarmTopic) props.alarmTopic.addSubscription(new LambdaSubscription(this.alarm));
 
     this.schedules(props.config);
+    const email = props.alarmEmail ?? deploy.alarmEmail;
+    this.alarmTopic = new AlarmTopic(this, 'Alarms', email ? { email } : {});
     this.alarms();
+  }
+
+  /**
+   * The worker's role, named at synth only if a stack in another region refers to it (an access
+   * entry there): IAM is global, but CloudFormation cannot pass a reference between regions.
+   */
+  private workerRole(vpc: IVpc | undefined): Role {
+    const managed = ['service-role/AWSLambdaBasicExecutionRole'];
+    // What Lambda adds to a role it creates for a function in a VPC.
+    if (vpc) managed.push('service-role/AWSLambdaVPCAccessExecutionRole');
+    return new Role(this, 'WorkerRole', {
+      assumedBy: new ServicePrincipal('lambda.amazonaws.com'),
+      roleName: PhysicalName.GENERATE_IF_NEEDED,
+      managedPolicies: managed.map((name) => ManagedPolicy.fromAwsManagedPolicyName(name)),
+    });
   }
 
   /**
    * eks:DescribeCluster only on the configured EKS clusters, sts:AssumeRole only on their roles, the
    * EC2 describe calls the tunnel runbook makes (EC2 allows no resource scoping for them), and an
-   * EKS access entry per cluster in this account, mapping the worker to the responder's group.
+   * EKS access entry per cluster in this account, in the cluster's region, mapping the worker to
+   * the responder's group.
    */
-  private grantClusterAccess(config: ResponderConfig): void {
+  private grantClusterAccess(config: ResponderConfig, elsewhere: RegionScope | undefined): void {
     const stack = Stack.of(this);
     const eksClusters = config.clusters.flatMap((cluster) => (cluster.eks ? [cluster.eks] : []));
     const roles = [
@@ -232,15 +328,7 @@ export class CiliumResponder extends Construct {
       this.worker.addToRolePolicy(
         new PolicyStatement({ actions: ['sts:AssumeRole'], resources: [...new Set(roles)] }),
       );
-    const workerRole = this.worker.role as Role;
-    for (const eks of direct) {
-      new CfnAccessEntry(this, `AccessEntry-${eks.name}`, {
-        clusterName: eks.name,
-        principalArn: workerRole.roleArn,
-        kubernetesGroups: [RESPONDER_GROUP],
-        type: 'STANDARD',
-      });
-    }
+    addAccessEntries(this, sameAccountClusters(config), (this.worker.role as Role).roleArn, elsewhere);
   }
 
   /** One EventBridge Scheduler schedule per configured sweep, with bounded retries and event age. */
@@ -250,6 +338,7 @@ export class CiliumResponder extends Construct {
       assumedBy: new ServicePrincipal('scheduler.amazonaws.com'),
     });
     this.sweep.grantInvoke(invoker);
+    this.eventDeadLetters.grantSendMessages(invoker);
     for (const schedule of config.schedules) {
       new CfnSchedule(this, `Schedule-${schedule.name}`, {
         name: `cilium-responder-${schedule.name}`,
@@ -260,44 +349,63 @@ export class CiliumResponder extends Construct {
           roleArn: invoker.roleArn,
           // What the sweep function reads: the schedule's name and when it fired.
           input: JSON.stringify({ schedule: schedule.name, scheduledTime: '<aws.scheduler.scheduled-time>' }),
-          retryPolicy: { maximumRetryAttempts: 2, maximumEventAgeInSeconds: 3600 },
+          retryPolicy: {
+            maximumRetryAttempts: EVENT_RETRIES.attempts,
+            maximumEventAgeInSeconds: EVENT_RETRIES.maxAge.toSeconds(),
+          },
+          deadLetterConfig: { arn: this.eventDeadLetters.queueArn },
         },
       });
     }
   }
 
-  /** What can go wrong, said before anyone asks: dead letters, worker errors, the brake tripping. */
+  /**
+   * What can go wrong, said before anyone asks, on the alarm topic: dead letters (jobs, events),
+   * errors of any function, the public http function throttled, the brake tripping.
+   */
   private alarms(): void {
-    new Alarm(this, 'BrakeTripped', {
-      metric: new Metric({
+    const on = this.alarmTopic;
+    on.alarm(
+      this,
+      'BrakeTripped',
+      new Metric({
         namespace: 'CiliumResponder',
         metricName: 'BrakeTrips',
         dimensionsMap: { service: 'cilium-responder' },
         statistic: 'Sum',
-        period: Duration.minutes(5),
+        period: ALARM_PERIOD,
       }),
-      threshold: 1,
-      evaluationPeriods: 1,
-      comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
-      treatMissingData: TreatMissingData.NOT_BREACHING,
-      alarmDescription:
-        'The brake held cluster writes back: something is writing more than the limit allows.',
-    });
-    new Alarm(this, 'DeadLettersWaiting', {
-      metric: this.deadLetterQueue.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(5) }),
-      threshold: 1,
-      evaluationPeriods: 1,
-      comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
-      treatMissingData: TreatMissingData.NOT_BREACHING,
-      alarmDescription: 'A responder job failed every attempt; its reason is on the dead-letter queue.',
-    });
-    new Alarm(this, 'WorkerErrors', {
-      metric: (this.worker as IFunction).metricErrors({ period: Duration.minutes(5) }),
-      threshold: 1,
-      evaluationPeriods: 1,
-      comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
-      treatMissingData: TreatMissingData.NOT_BREACHING,
-      alarmDescription: 'The responder worker failed; see its logs.',
-    });
+      'The brake held cluster writes back: something is writing more than the limit allows.',
+    );
+    on.alarm(
+      this,
+      'DeadLettersWaiting',
+      this.deadLetterQueue.metricApproximateNumberOfMessagesVisible({ period: ALARM_PERIOD }),
+      'A responder job failed every attempt; its reason is on the dead-letter queue.',
+    );
+    on.alarm(
+      this,
+      'EventDeadLettersWaiting',
+      this.eventDeadLetters.metricApproximateNumberOfMessagesVisible({ period: ALARM_PERIOD }),
+      'EventBridge or Scheduler could not deliver an alarm or sweep event; it is on the events dead-letter queue.',
+    );
+    for (const [name, fn] of [
+      ['Http', this.http],
+      ['Alarm', this.alarm],
+      ['Sweep', this.sweep],
+      ['Worker', this.worker],
+    ] as const)
+      on.alarm(
+        this,
+        `${name}Errors`,
+        fn.metricErrors({ period: ALARM_PERIOD }),
+        `The responder's ${name.toLowerCase()} function failed; see its log group.`,
+      );
+    on.alarm(
+      this,
+      'HttpThrottled',
+      this.http.metricThrottles({ period: ALARM_PERIOD }),
+      'The http function hit its reserved concurrency: Slack or Alertmanager requests were refused (429).',
+    );
   }
 }

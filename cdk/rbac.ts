@@ -1,21 +1,22 @@
 import { stringify } from 'yaml';
-import { RESPONDER_RULES } from '../src/cluster/permissions.ts';
+import { type PermissionRule, RESPONDER_RULES } from '../src/cluster/permissions.ts';
 
 /** The Kubernetes group the responder's EKS access entries map its worker role to. */
 export const RESPONDER_GROUP = 'cilium-responder';
 
+/** The rules of one scope, as RBAC writes them. */
+function rulesOf(scope: PermissionRule['scope']) {
+  return RESPONDER_RULES.filter((rule) => rule.scope === scope).map(({ scope: _scope, ...rule }) => rule);
+}
+
 /**
  * The RBAC for that group, from the one source of truth (src/cluster/permissions.ts): what the
- * runbooks read and evict cluster-wide (a ClusterRole), and what they do to the Cilium agents only
- * in the Cilium namespace (a Role): exec, and deleting an agent pod to restart it.
+ * runbooks read and evict cluster-wide (a ClusterRole), and what they do only in the Cilium
+ * namespace (a Role): read cilium-config, exec into agents, delete an agent pod to restart it.
  */
 export function rbacManifest(ciliumNamespace = 'kube-system'): string {
-  // Exec into agents, and deleting a pod (an agent restart), happen only in the Cilium namespace.
-  const agentOnly = (rule: (typeof RESPONDER_RULES)[number]) =>
-    rule.resources.includes('pods/exec') ||
-    (rule.resources.join() === 'pods' && rule.verbs.includes('delete'));
-  const clusterRules = RESPONDER_RULES.filter((rule) => !agentOnly(rule));
-  const agentRules = RESPONDER_RULES.filter(agentOnly);
+  const clusterRules = rulesOf('cluster');
+  const agentRules = rulesOf('cilium-namespace');
   const documents = [
     {
       apiVersion: 'rbac.authorization.k8s.io/v1',

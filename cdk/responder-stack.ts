@@ -1,21 +1,41 @@
-import { CfnOutput, Stack, type StackProps, Validations } from 'aws-cdk-lib';
+import { CfnOutput, Stack, type StackProps, Token, Validations } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
+import { ConfigError } from '../src/config/load.ts';
+import { stackRegion } from './access-entries.ts';
 import { CiliumResponder, type CiliumResponderProps } from './cilium-responder.ts';
 
-/** The deployable stack; cdk-nag's AWS Solutions rules check it (see app.ts), with these reasons acknowledged. */
+/**
+ * The deployable stack, in the region its same-account clusters are in (or `deploy.region`), and
+ * one small stack per other region that holds the access entries of the clusters there. cdk-nag's
+ * AWS Solutions rules check it (see app.ts), with these reasons acknowledged.
+ */
 export class ResponderStack extends Stack {
   readonly responder: CiliumResponder;
+  /** The stacks in other regions, by region: each holds the access entries of its clusters. */
+  readonly regional = new Map<string, Stack>();
 
   constructor(scope: Construct, id: string, props: StackProps & { responder: CiliumResponderProps }) {
-    super(scope, id, props);
-    this.responder = new CiliumResponder(this, 'Responder', props.responder);
+    const region = stackRegion(props.responder.config);
+    super(scope, id, { ...props, env: props.env ?? (region ? { region } : {}) });
+    this.responder = new CiliumResponder(this, 'Responder', {
+      accessEntriesElsewhere: (other) => this.regionalStack(scope, id, other),
+      ...props.responder,
+    });
     new CfnOutput(this, 'FunctionUrl', {
       value: this.responder.url,
       description: 'Alertmanager, Slack commands and interactivity, operator endpoints',
     });
     new CfnOutput(this, 'SecretsArn', {
       value: this.responder.secret.secretArn,
-      description: 'Put {slackSigningSecret, slackBotToken, alertmanagerToken, operatorToken} here',
+      description: 'Put slackSigningSecret and slackBotToken here; alertmanagerToken is generated',
+    });
+    new CfnOutput(this, 'OperatorTokenArn', {
+      value: this.responder.operatorSecret.secretArn,
+      description: 'The generated operatorToken (responder history/brake --server)',
+    });
+    new CfnOutput(this, 'AlarmTopicArn', {
+      value: this.responder.alarmTopic.topic.topicArn,
+      description: 'Every responder alarm notifies it: subscribe an address or AWS Chatbot',
     });
     new CfnOutput(this, 'WorkerRoleArn', {
       value: this.responder.worker.role?.roleArn ?? '',
@@ -51,7 +71,34 @@ export class ResponderStack extends Stack {
         reason:
           'nodejs22.x: the newest runtime this code is built and tested for (esbuild target node22); moving up is a tested change.',
       },
+      {
+        id: 'AwsSolutions::AwsSolutions-SQS3',
+        reason:
+          'EventDeadLetters is itself a dead-letter queue (of the EventBridge rule and Scheduler targets), watched by an alarm.',
+      },
+      {
+        id: 'AwsSolutions::AwsSolutions-SNS2',
+        reason:
+          'The alarm topic carries alarm names and states, no data; CloudWatch alarms cannot publish to a topic encrypted with the AWS-managed key.',
+      },
     ])
       Validations.of(this).acknowledge(acknowledged);
+  }
+
+  /** The stack for `region`'s access entries, made once; it needs the account to name the worker role. */
+  private regionalStack(scope: Construct, id: string, region: string): Stack {
+    const existing = this.regional.get(region);
+    if (existing) return existing;
+    if (Token.isUnresolved(this.account))
+      throw new ConfigError(
+        `clusters in ${region} as well as ${this.region}: a stack there needs the AWS account at synth (run cdk with credentials, or set CDK_DEFAULT_ACCOUNT)`,
+      );
+    const stack = new Stack(scope, `${id}-${region}`, {
+      env: { account: this.account, region },
+      description: `Cilium Responder: EKS access entries of the clusters in ${region}`,
+    });
+    stack.addStackDependency(this, 'its access entries map the worker role this stack creates');
+    this.regional.set(region, stack);
+    return stack;
   }
 }

@@ -31,6 +31,11 @@ export interface HttpSecrets {
 export interface HttpAppDeps {
   app: App;
   secrets: HttpSecrets;
+  /**
+   * How a missing secret is named in the 503 that says so: where this server keeps it. Default:
+   * the environment variables `responder serve` reads.
+   */
+  secretNames?: Partial<Record<keyof HttpSecrets, string>>;
   /** Request bodies larger than this are refused with 413 (default 256 KiB). */
   maxBodyBytes?: number;
 }
@@ -52,8 +57,8 @@ function requireContentType(type: string): MiddlewareHandler<Env> {
  * A shared-secret check, constant-time (hono's bearerAuth and basicAuth): `Bearer <token>`, or
  * basic auth with the token as the password (Alertmanager's `basic_auth`, any username).
  */
-function tokenAuth(token: string | undefined, name: string): MiddlewareHandler<Env> {
-  if (!token) return async (c) => fail(c, 503, `the server has no ${name} configured`);
+function tokenAuth(token: string | undefined, name: string, missing: string): MiddlewareHandler<Env> {
+  if (!token) return async (c) => fail(c, 503, `the server has no ${missing} configured`);
   const error = { error: `missing or wrong bearer token (Authorization: Bearer <${name}>)` };
   const bearer = bearerAuth<Env>({
     token,
@@ -72,9 +77,9 @@ function tokenAuth(token: string | undefined, name: string): MiddlewareHandler<E
 }
 
 /** Slack's v0 signature over the raw body, within 5 minutes. Runs after the body is read. */
-function slackSignature(secret: string | undefined, now: () => Date): MiddlewareHandler<Env> {
+function slackSignature(secret: string | undefined, name: string, now: () => Date): MiddlewareHandler<Env> {
   return async (c, next) => {
-    if (!secret) return fail(c, 503, 'the server has no SLACK_SIGNING_SECRET configured');
+    if (!secret) return fail(c, 503, `the server has no ${name} configured`);
     const check = verifySlackSignature({
       signingSecret: secret,
       timestamp: c.req.header('x-slack-request-timestamp'),
@@ -119,6 +124,13 @@ const HistoryQuery = z.object({
   limit: z.coerce.number().int().min(1).max(500).default(50),
 });
 
+/** The environment variables `responder serve` reads the secrets from. */
+const ENV_NAMES: Record<keyof HttpSecrets, string> = {
+  slackSigningSecret: 'SLACK_SIGNING_SECRET',
+  alertmanagerToken: 'ALERTMANAGER_TOKEN',
+  operatorToken: 'RESPONDER_OPERATOR_TOKEN',
+};
+
 export function createHttpApp(deps: HttpAppDeps): Hono<Env> {
   const app = new Hono<Env>();
   const responder = deps.app;
@@ -140,8 +152,13 @@ export function createHttpApp(deps: HttpAppDeps): Hono<Env> {
 
   app.get('/healthz', (c) => c.json({ ok: true }));
 
-  const webhookToken = tokenAuth(deps.secrets.alertmanagerToken, 'ALERTMANAGER_TOKEN');
-  const operatorToken = tokenAuth(deps.secrets.operatorToken, 'RESPONDER_OPERATOR_TOKEN');
+  const names = { ...ENV_NAMES, ...deps.secretNames };
+  const webhookToken = tokenAuth(
+    deps.secrets.alertmanagerToken,
+    ENV_NAMES.alertmanagerToken,
+    names.alertmanagerToken,
+  );
+  const operatorToken = tokenAuth(deps.secrets.operatorToken, ENV_NAMES.operatorToken, names.operatorToken);
 
   app.post('/alerts/alertmanager', webhookToken, requireContentType('application/json'), async (c) => {
     const trigger = parseAlertmanager(parseJsonBody(c), edge());
@@ -167,7 +184,7 @@ export function createHttpApp(deps: HttpAppDeps): Hono<Env> {
   });
 
   const slackForm = requireContentType('application/x-www-form-urlencoded');
-  const signed = slackSignature(deps.secrets.slackSigningSecret, now);
+  const signed = slackSignature(deps.secrets.slackSigningSecret, names.slackSigningSecret, now);
 
   // Answered at once (ephemeral unless a brake reset): runs are queued, their reports go to the channel.
   app.post('/slack/commands', slackForm, signed, async (c) =>

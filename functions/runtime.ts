@@ -11,13 +11,18 @@ import { sqsQueue } from '../src/queue/sqs.ts';
 import { slackDirectory, slackSink } from '../src/slack/index.ts';
 import { dynamoStore } from '../src/store/index.ts';
 
-/** The secret's JSON, as the stack creates it (Secrets Manager, read at cold start and cached). */
+/**
+ * The secrets' JSON, as the stack creates them (Secrets Manager, read at cold start and cached):
+ * SECRETS_ID holds the Slack fields (empty until someone puts them) and the generated
+ * alertmanagerToken; OPERATOR_SECRET_ID, given to the http function only, the generated operatorToken.
+ */
 export interface Secrets {
   slackSigningSecret?: string;
   slackBotToken?: string;
   alertmanagerToken?: string;
   operatorToken?: string;
 }
+export type SecretField = keyof Secrets;
 
 function required(name: string): string {
   const value = process.env[name];
@@ -32,6 +37,7 @@ export function lambdaEnv() {
     queueUrl: required('QUEUE_URL'),
     deadLetterQueueUrl: required('DEAD_LETTER_QUEUE_URL'),
     secretId: required('SECRETS_ID'),
+    operatorSecretId: process.env.OPERATOR_SECRET_ID,
     configPath: process.env.RESPONDER_CONFIG ?? 'responder.config.yaml',
     maxAttempts: Number(process.env.MAX_ATTEMPTS ?? '3'),
     defaultChannel: process.env.DEFAULT_CHANNEL ?? DEFAULT_CHANNEL,
@@ -42,6 +48,8 @@ export function lambdaEnv() {
 export interface LambdaRuntime {
   env: ReturnType<typeof lambdaEnv>;
   secrets: Secrets;
+  /** Where each secret field lives, to name it in an answer that lacks it. */
+  secretSources: Record<SecretField, string>;
   sqs: SQSClient;
   app: App;
 }
@@ -51,11 +59,25 @@ export interface LambdaRuntime {
  * (bundled), DynamoDB, SQS, Slack, and the secrets. Which functions also reach clusters is their
  * own business (see worker.ts), so the others carry no cluster client.
  */
-export async function lambdaRuntime(): Promise<LambdaRuntime> {
+export async function lambdaRuntime(
+  needs: readonly SecretField[] = ['slackBotToken'],
+): Promise<LambdaRuntime> {
   const env = lambdaEnv();
   const log = new Logger({ serviceName: process.env.POWERTOOLS_SERVICE_NAME ?? 'cilium-responder' });
   const config = await loadConfig(env.configPath, { runbooks: RUNBOOK_IDS });
-  const secrets = ((await getSecret(env.secretId, { transform: 'json', maxAge: 300 })) ?? {}) as Secrets;
+  const secretIds = [env.secretId, ...(env.operatorSecretId ? [env.operatorSecretId] : [])];
+  const read = await Promise.all(secretIds.map((id) => readSecret(id, log)));
+  const secrets: Secrets = Object.assign({}, ...read.map(({ fields }) => fields));
+  const secretSources = secretSourcesOf(read);
+  // Said once per cold start; the function still starts (the http app answers 503 naming the field).
+  const missing = needs.filter((field) => !secrets[field]);
+  if (missing.length > 0)
+    log.warn(
+      `secret fields empty or missing: ${missing.map((f) => `${f} (${secretSources[f]})`).join(', ')}`,
+      {
+        missing,
+      },
+    );
   const store = dynamoStore({ client: new DynamoDBClient({}), table: env.table });
   const sqs = new SQSClient({});
   const slack = { ...(env.slackApiUrl ? { slackApiUrl: env.slackApiUrl } : {}) };
@@ -79,5 +101,45 @@ export async function lambdaRuntime(): Promise<LambdaRuntime> {
       error: (message, data) => log.error(message, { ...data }),
     },
   };
-  return { env, secrets, sqs, app: createApp(ports) };
+  return { env, secrets, secretSources, sqs, app: createApp(ports) };
+}
+
+const FIELDS: readonly SecretField[] = [
+  'slackSigningSecret',
+  'slackBotToken',
+  'alertmanagerToken',
+  'operatorToken',
+];
+
+/** One secret's string fields; a secret that is not a JSON object counts as empty, and says so. */
+async function readSecret(id: string, log: Logger): Promise<{ id: string; fields: Secrets }> {
+  const text = await getSecret(id, { maxAge: 300 });
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(typeof text === 'string' ? text : '');
+  } catch {
+    parsed = undefined;
+  }
+  if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) {
+    log.error(
+      `secret ${id} is not a JSON object: put {"slackSigningSecret": ..., "slackBotToken": ...} there`,
+    );
+    return { id, fields: {} };
+  }
+  const entries = Object.entries(parsed).filter(
+    ([key, value]) => (FIELDS as readonly string[]).includes(key) && typeof value === 'string',
+  );
+  return { id, fields: Object.fromEntries(entries) as Secrets };
+}
+
+/** The operator token is in its own secret when the stack gives one; everything else in SECRETS_ID. */
+function secretSourcesOf(read: { id: string; fields: Secrets }[]): Record<SecretField, string> {
+  const [main, operator] = read;
+  const name = (id: string | undefined) => `secret ${id ?? 'SECRETS_ID'}`;
+  return {
+    slackSigningSecret: name(main?.id),
+    slackBotToken: name(main?.id),
+    alertmanagerToken: name(main?.id),
+    operatorToken: name(operator?.id ?? main?.id),
+  };
 }

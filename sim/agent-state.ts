@@ -27,6 +27,13 @@ export interface CgroupState {
   containerPath: string;
   /** Inode of the agent's cgroup mount when it is not the host root. */
   containerInode: number;
+  /**
+   * Host cgroup paths the socket-LB hooks are attached to (`/` is the host root), when not where
+   * the agent's mount is: Cilium pins its cgroup links in bpffs and, on restart, updates the pinned
+   * links rather than attaching anew, so an agent that restarted with a different cgroup root keeps
+   * its hooks where the earlier one attached them (cilium#27848, #48420).
+   */
+  hookCgroups?: string[];
 }
 
 export interface IptablesState {

@@ -1,6 +1,6 @@
 import type { AgentPod, CiliumFacade, ExecResult } from '../../src/cluster/types.ts';
-import { parseCgroupNamespace, parseInode, ROOT_CGROUP_INODE } from './cgroup-signals.ts';
-import { type CgroupTree, parseCgroupShow, parseCgroupTree } from './cgroup-tree.ts';
+import { parseCgroupNamespace, parseInode } from './cgroup-signals.ts';
+import { type CgroupTree, parseCgroupTree } from './cgroup-tree.ts';
 import { failureText } from './command-output.ts';
 import type { AgentCgroupFacts } from './placement.ts';
 
@@ -15,7 +15,7 @@ export function shellQuote(word: string): string {
   return `'${word.replaceAll("'", `'\\''`)}'`;
 }
 
-type Section = 'stat' | 'readlink' | 'show-json' | 'show-text';
+type Section = 'stat' | 'readlink' | 'tree-json' | 'tree-text';
 
 /** Before a command: its marker on both streams, so each stream can be cut per command. */
 function begin(section: Section): string {
@@ -29,17 +29,18 @@ function end(section: Section): string {
 
 /**
  * One `sh -c` that prints all three facts, each command's output between markers with its exit
- * status after it: the stat, the namespace link, and the programs on the cgroup root (`bpftool
- * cgroup show`), as JSON or, when bpftool -j fails, as text. One exec (one WebSocket and TLS
- * connection) per agent instead of three or four, and the root's few programs instead of a walk
- * over every container scope (about 26 KB each on a busy node).
+ * status after it: the stat, the namespace link, and the walk from the cgroup root (`bpftool
+ * cgroup tree`), as JSON or, when bpftool -j fails, as text. One exec (one WebSocket and TLS
+ * connection) per agent. The walk, not `bpftool cgroup show` of the root alone, because the
+ * answer needs both places: the root (where the hooks belong) and every scope below it (where a
+ * private cgroup namespace, or an agent restarted out of one, leaves them).
  */
 export function agentFactsScript(root: string): string {
   const path = shellQuote(root);
   return [
     `${begin('stat')}; stat -c %i ${path}; ${end('stat')}`,
     `${begin('readlink')}; readlink /proc/self/ns/cgroup; ${end('readlink')}`,
-    `${begin('show-json')}; bpftool -j cgroup show ${path} && ${end('show-json')} || { ${end('show-json')}; ${begin('show-text')}; bpftool cgroup show ${path}; ${end('show-text')}; }`,
+    `${begin('tree-json')}; bpftool -j cgroup tree ${path} && ${end('tree-json')} || { ${end('tree-json')}; ${begin('tree-text')}; bpftool cgroup tree ${path}; ${end('tree-text')}; }`,
   ].join('\n');
 }
 
@@ -85,54 +86,34 @@ function stdoutOf(result: ExecResult, section: Section, command: string): string
   throw new Error(`${command}: ${said}`);
 }
 
-/** A bpftool listing as a tree: JSON first, the text form when JSON fails or does not parse. */
-async function listing(
-  cilium: AgentExec,
-  agent: AgentPod,
-  command: 'show' | 'tree',
-  root: string,
-  parse: (output: string) => CgroupTree,
-): Promise<CgroupTree> {
-  const json = await cilium.exec(agent, ['bpftool', '-j', 'cgroup', command, root]);
-  if (json.exitCode === 0) {
-    try {
-      return parse(json.stdout.toString());
-    } catch {
-      // Fall through to the text form, whose parser reports what is wrong if it fails too.
-    }
-  }
-  const text = ['bpftool', 'cgroup', command, root];
-  const result = await cilium.exec(agent, text);
-  if (result.exitCode === 0) return parse(result.stdout.toString());
-  throw new Error(`${text.join(' ')}: ${failureText(result)}`);
+/** The walk as text, alone (one more exec): for JSON that bpftool printed but that does not parse. */
+async function textWalk(cilium: AgentExec, agent: AgentPod, root: string): Promise<CgroupTree> {
+  const command = ['bpftool', 'cgroup', 'tree', root];
+  const result = await cilium.exec(agent, command);
+  if (result.exitCode === 0) return parseCgroupTree(result.stdout.toString());
+  throw new Error(`${command.join(' ')}: ${failureText(result)}`);
 }
 
-/** The programs on the root, from the script: JSON, or the text form when -j failed in it. */
-async function rootPrograms(
+/** The walk from the script: JSON, or the text form when -j failed in it. */
+async function walkFrom(
   cilium: AgentExec,
   agent: AgentPod,
   root: string,
   result: ExecResult,
 ): Promise<CgroupTree> {
-  const parse = (output: string) => parseCgroupShow(output, root);
-  const json = sectionOf(result, 'show-json');
+  const json = sectionOf(result, 'tree-json');
   if (json?.exitCode === 0) {
     try {
-      return parse(json.stdout);
+      return parseCgroupTree(json.stdout);
     } catch {
-      // JSON that does not parse: ask for the text form alone (one more exec).
-      return listing(cilium, agent, 'show', root, parse);
+      return textWalk(cilium, agent, root);
     }
   }
-  if (!json) stdoutOf(result, 'show-json', `bpftool -j cgroup show ${root}`);
-  return parse(stdoutOf(result, 'show-text', `bpftool cgroup show ${root}`));
+  if (!json) stdoutOf(result, 'tree-json', `bpftool -j cgroup tree ${root}`);
+  return parseCgroupTree(stdoutOf(result, 'tree-text', `bpftool cgroup tree ${root}`));
 }
 
-/**
- * Both signals from inside the agent container and the programs on its cgroup root, in one exec.
- * On the host's root (inode 1) without Cilium's hooks, the whole walk follows (one more exec, on
- * broken nodes only), to say whether the hooks sit on a sub-cgroup or nowhere.
- */
+/** Both signals from inside the agent container and the walk from its cgroup root, in one exec. */
 export async function readAgentFacts(
   cilium: AgentExec,
   agent: AgentPod,
@@ -141,10 +122,6 @@ export async function readAgentFacts(
   const result = await cilium.exec(agent, ['sh', '-c', agentFactsScript(root)]);
   const inode = parseInode(stdoutOf(result, 'stat', `stat -c %i ${root}`));
   const namespace = parseCgroupNamespace(stdoutOf(result, 'readlink', 'readlink /proc/self/ns/cgroup'));
-  const onRoot = await rootPrograms(cilium, agent, root, result);
-  const tree =
-    inode === ROOT_CGROUP_INODE && onRoot.socketHooks.length === 0
-      ? await listing(cilium, agent, 'tree', root, parseCgroupTree)
-      : onRoot;
+  const tree = await walkFrom(cilium, agent, root, result);
   return { agent, root, inode, namespace, tree };
 }

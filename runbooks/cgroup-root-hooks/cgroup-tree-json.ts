@@ -48,7 +48,10 @@ export function parseTreeJson(output: string): CgroupEntry[] {
   }));
 }
 
-/** `bpftool -j cgroup show PATH`: that one cgroup's programs, `[{"id", "attach_type", ...}]`. */
+/**
+ * `bpftool -j cgroup show PATH`: that one cgroup's programs, `[{"id", "attach_type", ...}]`. (With
+ * nothing attached bpftool prints a lone newline, which parseCgroupShow reads as no programs.)
+ */
 export function parseShowJson(output: string, path: string): CgroupEntry[] {
   const command = `bpftool -j cgroup show ${path}`;
   const programs = validateOutput(z.array(PROGRAM), bpftoolJsonOf(output, command), command);

@@ -1,7 +1,8 @@
 import type { CgroupEntry, CgroupProgram } from './cgroup-entry.ts';
 
 const PATH_HEADER = 'CgroupPath';
-const COLUMN_HEADER = /^ID\s+AttachType\s+AttachFlags\s+Name\s*$/;
+/** With `effective`, bpftool drops the AttachFlags column (flags belong to an attach, not to what is in effect). */
+const COLUMN_HEADER = /^ID\s+AttachType\s+(?:AttachFlags\s+)?Name\s*$/;
 /** show_bpf_prog: `%-8u %-15s %-15s %-15s`, indented four spaces below the walk root. */
 const PROGRAM_LINE = /^(?: {4})?(\d+) +(\S.*)$/;
 const ATTACH_FLAGS = new Set(['multi', 'override', 'unknown']);
@@ -51,11 +52,15 @@ export function parseTreeText(output: string, shownPath?: string): CgroupEntry[]
   return cgroups;
 }
 
-/** `bpftool cgroup show PATH`: the header, then that one cgroup's programs, unindented. */
+/**
+ * `bpftool cgroup show PATH [effective]`: the header, then that one cgroup's programs, unindented.
+ * With nothing attached bpftool prints nothing at all and exits 0 (`do_show` returns before the
+ * header), so empty output is a cgroup without programs, not a cut-short answer.
+ */
 export function parseShowText(output: string, path: string): CgroupEntry[] {
-  const lines = output.split('\n').map((line) => line.trimEnd());
-  if (!lines.some((line) => COLUMN_HEADER.test(line) || PROGRAM_LINE.test(line)))
-    throw new Error(`bpftool cgroup show ${path} printed neither its header nor a program (cut short?)`);
-  const body = lines.filter((line) => line !== '' && line !== PATH_HEADER && !COLUMN_HEADER.test(line));
+  const body = output
+    .split('\n')
+    .map((line) => line.trimEnd())
+    .filter((line) => line !== '' && line !== PATH_HEADER && !COLUMN_HEADER.test(line));
   return body.length === 0 ? [] : parseTreeText(output, path);
 }

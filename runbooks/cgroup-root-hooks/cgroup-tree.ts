@@ -47,8 +47,9 @@ export function parseCgroupTree(output: string): CgroupTree {
 }
 
 /**
- * Parses `bpftool cgroup show PATH` (text or `-j`): the programs attached to that one cgroup, as a
- * CgroupTree of at most that cgroup. Output without a header or a program (nothing, an error) throws.
+ * Parses `bpftool cgroup show PATH [effective]` (text or `-j`): the programs attached to that one
+ * cgroup, as a CgroupTree of at most that cgroup. Empty output is a cgroup with no programs: that
+ * is what bpftool prints for one.
  */
 export function parseCgroupShow(output: string, path: string): CgroupTree {
   const trimmed = output.trim();

@@ -20,12 +20,21 @@ export function commandFailure(result: {
   return new Error(`${result.command.join(' ')} exited ${result.exitCode}: ${said.slice(0, 300)}`);
 }
 
+/** What iptables-nft-save 1.8 says on stderr, printing no table, when the rules live in the legacy tables. */
+const LEGACY_TABLES_WARNING =
+  /^# Warning: iptables-legacy tables present, use iptables-legacy-save to see them$/m;
+const LEGACY_SAVE = ['iptables-legacy-save', '-t', 'filter'];
+
 /**
- * `iptables-save -t filter` in the agent (wrapper, then the nft and legacy tools), parsed. A
- * failed command or unreadable output throws: it must never read as "no rule".
+ * `iptables-save -t filter` in the agent (wrapper, then the nft and legacy tools), parsed; where
+ * the nft tool has no filter table and points at the legacy tables, as it does on a legacy node,
+ * those. A failed command or unreadable output throws: it must never read as "no rule".
  */
 export async function readHostMark(cilium: CiliumFacade, agent: AgentPod): Promise<HostMarkReading> {
-  const result = await cilium.iptablesSave(agent, 'filter');
+  let result = await cilium.iptablesSave(agent, 'filter');
+  const pointsAtLegacy = LEGACY_TABLES_WARNING.test(`${result.stderr}\n${result.stdout}`);
+  if (result.exitCode === 0 && pointsAtLegacy && !/^\*filter$/m.test(result.stdout.toString('utf8')))
+    result = { ...(await cilium.exec(agent, LEGACY_SAVE)), command: LEGACY_SAVE };
   if (result.exitCode !== 0) throw commandFailure(result);
   const save = parseIptablesSave(result.stdout.toString('utf8'));
   const chain = ciliumOutputLines(save);

@@ -9,6 +9,7 @@ import type { HealthReport, PathHealth } from './health.ts';
  */
 
 export const TUNNEL_PATH_DOWN = 'TUNNEL_PATH_DOWN';
+export const SELF_PROBE_FAILED = 'HEALTH_SELF_PROBE_FAILED';
 
 export interface FailedPath {
   from: string;
@@ -20,6 +21,8 @@ export interface FailedPath {
   endpointFailed: string[];
   /** The peer's agent is not ready: only its node's ICMP answer (the kernel's) was judged. */
   peerNotReady?: boolean;
+  /** The node probed itself: no wire, no tunnel between; the fault is on the node. */
+  local?: boolean;
 }
 
 /** What one agent's report proves about its peers, and what it cannot show. */
@@ -42,8 +45,9 @@ export function judgeReport(
 ): ReportJudgement {
   const listed = new Set<string>();
   const paths = report.nodes.flatMap((node): FailedPath[] => {
+    if (node.node === from) return selfProbe(from, node);
     const ready = peers.get(node.node);
-    if (node.node === from || ready === undefined) return [];
+    if (ready === undefined) return [];
     listed.add(node.node);
     const hostFailed = failedProbes(node.host).filter((probe) => ready || probe === 'ICMP');
     const endpointFailed = ready ? failedProbes(node.endpoint) : [];
@@ -62,6 +66,16 @@ export function judgeReport(
   });
   const missing = [...peers.keys()].filter((node) => node !== from && !listed.has(node));
   return { paths, missing };
+}
+
+/** The node's probe of its own host address and health endpoint: a failure there is local. */
+function selfProbe(from: string, node: HealthReport['nodes'][number]): FailedPath[] {
+  const hostFailed = failedProbes(node.host);
+  const endpointFailed = failedProbes(node.endpoint);
+  if (hostFailed.length === 0 && endpointFailed.length === 0) return [];
+  return [
+    { from, to: from, host: node.host, endpoint: node.endpoint, hostFailed, endpointFailed, local: true },
+  ];
 }
 
 function failedProbes(path: PathHealth | undefined): string[] {
@@ -83,6 +97,7 @@ export function pathFinding(path: FailedPath, tunnel: string, recheck: string): 
   const endpointIp = path.endpoint?.ip ?? '?';
   const base = { code: TUNNEL_PATH_DOWN, target: `${from}->${to}`, severity: 'critical' as const };
   const downOrCutOff = `Check that ${to} is up and that its security groups and network ACLs let ${from} in, then recheck: ${recheck}`;
+  if (path.local) return selfProbeFinding(path, recheck);
   if (path.peerNotReady) {
     return {
       ...base,
@@ -116,6 +131,25 @@ export function pathFinding(path: FailedPath, tunnel: string, recheck: string): 
     ...base,
     message: `${from} -> ${to}: neither node ${hostIp} (${list(hostFailed)}) nor its health endpoint ${endpointIp} (${list(endpointFailed)}) answers: the node is down or all traffic between the nodes is blocked`,
     fix: downOrCutOff,
+  };
+}
+
+/** A node that cannot reach itself: its agent, its health endpoint or its own firewall, not the network between nodes. */
+function selfProbeFinding(path: FailedPath, recheck: string): Finding {
+  const failed = [
+    ...(path.hostFailed.length > 0
+      ? [`its own address ${path.host?.ip ?? '?'} (${list(path.hostFailed)})`]
+      : []),
+    ...(path.endpointFailed.length > 0
+      ? [`its own health endpoint ${path.endpoint?.ip ?? '?'} (${list(path.endpointFailed)})`]
+      : []),
+  ];
+  return {
+    code: SELF_PROBE_FAILED,
+    target: path.from,
+    severity: 'warning',
+    message: `${path.from}: cilium-health on this node fails to reach ${failed.join(' and ')}: the local node, not the path to another node`,
+    fix: `Check the agent and its health endpoint on ${path.from} (cilium-dbg status --verbose in its agent pod; restart that pod if the health endpoint stays down), then recheck: ${recheck}`,
   };
 }
 

@@ -9,7 +9,14 @@ import { stat } from './commands/coreutils/stat.ts';
 import { timeout } from './commands/coreutils/timeout.ts';
 import { hasBinary } from './commands/fs/binaries.ts';
 import { lookupPath } from './commands/fs/container-fs.ts';
-import { iptablesLegacySave, iptablesNftSave, iptablesSaveWrapper } from './commands/iptables/cli.ts';
+import {
+  iptablesLegacy,
+  iptablesLegacySave,
+  iptablesNft,
+  iptablesNftSave,
+  iptablesSaveWrapper,
+  iptablesWrapper,
+} from './commands/iptables/cli.ts';
 import { sh } from './commands/sh/cli.ts';
 import { ExecStartError } from './start-error.ts';
 import type { AgentProgram, CommandContext, CommandIO, Program } from './types.ts';
@@ -30,7 +37,10 @@ const AGENT_PROGRAMS: Record<string, AgentProgram> = {
   cilium: ciliumCli,
   'cilium-dbg': ciliumCli,
   'cilium-health': ciliumHealth,
+  iptables: iptablesWrapper,
+  'iptables-legacy': iptablesLegacy,
   'iptables-legacy-save': iptablesLegacySave,
+  'iptables-nft': iptablesNft,
   'iptables-nft-save': iptablesNftSave,
   'iptables-save': iptablesSaveWrapper,
   readlink,

@@ -1,6 +1,7 @@
 import type { SimCluster } from '../cluster.ts';
 import { all } from './all.ts';
 import { ClusterBuilder } from './builder.ts';
+import { cgroupHooksLeftBehind } from './cgroup-hooks-left-behind.ts';
 import { cgroupPrivateNs } from './cgroup-private-ns.ts';
 import { healthy } from './healthy.ts';
 import { hostIdentityWorld } from './host-identity-world.ts';
@@ -20,6 +21,7 @@ export const SCENARIOS: Readonly<Record<string, Scenario>> = {
   healthy,
   'unmanaged-pods': unmanagedPods,
   'cgroup-private-ns': cgroupPrivateNs,
+  'cgroup-hooks-left-behind': cgroupHooksLeftBehind,
   'host-identity-world': hostIdentityWorld,
   'vxlan-blocked': vxlanBlocked,
   all,

@@ -40,9 +40,11 @@ export interface UnmanagedPodsPlan {
 
 /** Incident 2. */
 export interface CgroupPlan {
-  /** Agents whose cgroup2 mount is their own container's cgroup (hooks attached there). */
+  /** Agents whose socket-LB hooks are not on the host's cgroup root. */
   brokenNodes: string[];
   healthyNodes: string[];
+  /** `cgroup-hooks-left-behind`: per broken node, the host cgroup its hooks were left on. */
+  hooksAt?: Record<string, string>;
 }
 
 /** Incident 4. */

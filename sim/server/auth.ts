@@ -14,6 +14,11 @@ export interface AccessRule {
   resources: string[];
   /** Namespaces the rule applies in; absent means every namespace and the cluster scope. */
   namespaces?: string[];
+  /**
+   * Only objects of these names, as RBAC's resourceNames: a request that names none (list, a
+   * create without a name) is not allowed by such a rule.
+   */
+  resourceNames?: string[];
 }
 
 export interface TokenGrant {
@@ -46,7 +51,8 @@ function ruleAllows(rule: AccessRule, attributes: ResourceAttributes): boolean {
   const resourceOk = rule.resources.includes('*') || rule.resources.includes(resource);
   const namespaceOk =
     !rule.namespaces || (!!attributes.namespace && rule.namespaces.includes(attributes.namespace));
-  return verbOk && groupOk && resourceOk && namespaceOk;
+  const nameOk = !rule.resourceNames || (!!attributes.name && rule.resourceNames.includes(attributes.name));
+  return verbOk && groupOk && resourceOk && namespaceOk && nameOk;
 }
 
 export class Authenticator {

@@ -1,6 +1,7 @@
 import { AGENT_CONTAINER, AGENT_SELECTOR, agentCandidate, agentsPerNode } from './agent-pods.ts';
 import { EXIT_NOT_FOUND } from './exec-status.ts';
 import { fanOut } from './fan-out.ts';
+import { CILIUM_CONFIG_MAP } from './permissions.ts';
 import {
   type AgentPod,
   type AgentResult,
@@ -13,7 +14,6 @@ import {
 } from './types.ts';
 
 export const DEFAULT_CILIUM_NAMESPACE = 'kube-system';
-const CONFIG_MAP = 'cilium-config';
 
 type CommandResult = ExecResult & { command: string[] };
 
@@ -52,7 +52,7 @@ export class KubeCiliumFacade implements CiliumFacade {
       ),
     );
     this.config = cachedUntilFailure(async () => {
-      const configMap = await kube.get(RESOURCES.configmaps, namespace, CONFIG_MAP);
+      const configMap = await kube.get(RESOURCES.configmaps, namespace, CILIUM_CONFIG_MAP);
       return (configMap.data ?? {}) as Record<string, string>;
     });
   }

@@ -1,27 +1,42 @@
 /**
- * The Kubernetes permissions the runbooks need, and no more. The deploy ships them as the
- * ClusterRole bound to the responder's EKS access entry; a test runs every runbook with a token
- * limited to exactly these rules.
+ * The Kubernetes permissions the runbooks need, and no more. The deploy ships them (`responder
+ * rbac`, deploy/rbac.yaml): the `cluster` rules as a ClusterRole, the `cilium-namespace` ones as a
+ * Role in the Cilium namespace. A test runs every runbook with a token limited to exactly these.
  */
 export interface PermissionRule {
   apiGroups: string[];
   resources: string[];
   verbs: string[];
+  /** Only these objects (RBAC checks the name, so only verbs that name one: get, delete, ...). */
+  resourceNames?: string[];
+  /** Everywhere (a ClusterRole), or only in the namespace the Cilium agents run in (a Role). */
+  scope: 'cluster' | 'cilium-namespace';
 }
 
-export const READ = ['get', 'list'];
+/** The ConfigMap the Cilium agents read their settings from; the only one the responder reads. */
+export const CILIUM_CONFIG_MAP = 'cilium-config';
 
 export const RESPONDER_RULES: readonly PermissionRule[] = [
-  { apiGroups: [''], resources: ['pods', 'nodes', 'configmaps', 'events', 'namespaces'], verbs: READ },
-  { apiGroups: ['apps'], resources: ['daemonsets', 'replicasets', 'deployments'], verbs: READ },
-  { apiGroups: ['networking.k8s.io'], resources: ['networkpolicies'], verbs: READ },
-  { apiGroups: ['policy'], resources: ['poddisruptionbudgets'], verbs: READ },
-  { apiGroups: ['cilium.io'], resources: ['ciliumendpoints', 'ciliumnodes'], verbs: READ },
+  // Pods and nodes are read one by one (the actuator's preconditions, probe checks) and listed.
+  { apiGroups: [''], resources: ['pods', 'nodes'], verbs: ['get', 'list'], scope: 'cluster' },
+  // Probe-failure events and the policies that select the failing pods are only listed.
+  { apiGroups: [''], resources: ['events'], verbs: ['list'], scope: 'cluster' },
+  { apiGroups: ['networking.k8s.io'], resources: ['networkpolicies'], verbs: ['list'], scope: 'cluster' },
+  // A pod's CiliumEndpoint is read by name after a restart; unmanaged pods are found by listing them.
+  { apiGroups: ['cilium.io'], resources: ['ciliumendpoints'], verbs: ['get', 'list'], scope: 'cluster' },
+  // Restarting unmanaged pods goes through the Eviction API, so PodDisruptionBudgets hold.
+  { apiGroups: [''], resources: ['pods/eviction'], verbs: ['create'], scope: 'cluster' },
+  // The agents' settings, and nothing else of the namespace's config (on EKS, kube-system holds aws-auth).
+  {
+    apiGroups: [''],
+    resources: ['configmaps'],
+    verbs: ['get'],
+    resourceNames: [CILIUM_CONFIG_MAP],
+    scope: 'cilium-namespace',
+  },
   // Exec into Cilium agents; WebSocket exec is a GET, which kube-apiserver authorises as `get`
   // before 1.35 and as `create` from 1.35, so both.
-  { apiGroups: [''], resources: ['pods/exec'], verbs: ['get', 'create'] },
-  // Restarting unmanaged pods goes through the Eviction API, so PodDisruptionBudgets hold.
-  { apiGroups: [''], resources: ['pods/eviction'], verbs: ['create'] },
+  { apiGroups: [''], resources: ['pods/exec'], verbs: ['get', 'create'], scope: 'cilium-namespace' },
   // Restarting a Cilium agent (approved plans only) deletes its pod; its DaemonSet brings it back.
-  { apiGroups: [''], resources: ['pods'], verbs: ['delete'] },
+  { apiGroups: [''], resources: ['pods'], verbs: ['delete'], scope: 'cilium-namespace' },
 ];

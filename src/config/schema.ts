@@ -142,6 +142,36 @@ const SlackSchema = z
   })
   .strict();
 
+/** The retention periods CloudWatch Logs accepts, in days. */
+export const LOG_RETENTION_DAYS = [
+  1, 3, 5, 7, 14, 30, 60, 90, 120, 150, 180, 365, 400, 545, 731, 1096, 1827, 2192, 2557, 2922, 3288, 3653,
+] as const;
+
+/** How the stack is deployed (read by the CDK app only; the functions ignore it). */
+const DeploySchema = z
+  .object({
+    /** The stack's region; default: the region of the same-account EKS clusters. */
+    region: awsSide.region.optional(),
+    /** An address the alarm topic mails (it must confirm the subscription). */
+    alarmEmail: z.email('an email address').optional(),
+    logRetentionDays: z
+      .number()
+      .int()
+      .refine((days) => (LOG_RETENTION_DAYS as readonly number[]).includes(days), {
+        message: `one of CloudWatch Logs' retention periods: ${LOG_RETENTION_DAYS.join(', ')}`,
+      })
+      .default(30),
+    /** Reserved concurrency per function; 0 leaves it unreserved (for accounts with a low quota). */
+    reservedConcurrency: z
+      .object({
+        http: z.number().int().min(0).default(10),
+        worker: z.number().int().min(0).default(5),
+      })
+      .strict()
+      .default({ http: 10, worker: 5 }),
+  })
+  .strict();
+
 export const ConfigSchema = z
   .object({
     clusters: z.array(ClusterSchema).min(1),
@@ -153,6 +183,8 @@ export const ConfigSchema = z
       .record(z.string(), z.array(z.string().regex(/^[US][A-Z0-9]+$/, 'a Slack user (U…) or group (S…) id')))
       .default({}),
     slack: SlackSchema.default({ command: DEFAULT_SLASH_COMMAND }),
+    // Optional in the type too: configs built in code (the CLI's, the tests') need not carry it.
+    deploy: DeploySchema.optional(),
   })
   .strict()
   .superRefine((config, ctx) => {
@@ -196,4 +228,10 @@ export const DEFAULT_LIMITS_CONFIG = LimitsSchema.parse({});
 export type RouteConfig = z.infer<typeof RouteSchema>;
 export type ScheduleConfig = z.infer<typeof ScheduleSchema>;
 export type LimitsConfig = z.infer<typeof LimitsSchema>;
+export type DeployConfig = z.infer<typeof DeploySchema>;
+
+/** The config's deploy settings, defaults filled in when the key is left out. */
+export function deployOf(config: ResponderConfig): DeployConfig {
+  return config.deploy ?? DeploySchema.parse({});
+}
 export type ResponderConfig = z.infer<typeof ConfigSchema>;

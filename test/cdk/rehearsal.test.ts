@@ -3,13 +3,15 @@ import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ResponderStack } from '../../cdk/responder-stack.ts';
+import { TABLE_OPERATIONS } from '../../cdk/table-grants.ts';
 import { RUNBOOK_IDS } from '../../runbooks/catalog.ts';
 import { type Sim, startSim } from '../../sim/index.ts';
 import { parseConfig } from '../../src/config/load.ts';
 import { fixtureJson } from '../functions/harness.ts';
 import { startFakeAws } from '../helpers/fake-aws.ts';
+import { startRecordingProxy } from '../helpers/recording-proxy.ts';
 import { shippedRules } from '../helpers/shipped-rbac.ts';
 import { startFakeSlack } from '../src/slack/fake-slack.ts';
 import { type LocalDynamoDB, startLocalDynamoDB } from '../src/store/local-dynamodb.ts';
@@ -19,9 +21,9 @@ import { type LocalDynamoDB, startLocalDynamoDB } from '../src/store/local-dynam
  * bundled handlers run in this process with the environment the template gives them, against
  * stand-ins: dynalite for DynamoDB, a local server answering like SQS, Secrets Manager and EKS
  * (which describes only the clusters the template lets the worker describe), a local Slack, and the
- * simulator as the cluster, accepting the EKS token with exactly the shipped RBAC.
+ * simulator as the cluster, accepting the EKS token with exactly the shipped RBAC. The secrets start
+ * as the template generates them; the Slack fields are put as the README says.
  */
-const TOKEN = 'rehearsal-webhook-token';
 const CONFIG = `
 clusters:
   - name: prod-eu
@@ -54,7 +56,14 @@ describe('the deployed wiring, rehearsed', () => {
   let slack: Awaited<ReturnType<typeof startFakeSlack>>;
   let template: Template;
   let outdir: string;
+  let dynamoOps: Awaited<ReturnType<typeof startRecordingProxy>>;
+  /** SecretString by ARN, as Secrets Manager holds them. */
+  const secrets = new Map<string, string>();
+  /** The generated alertmanagerToken, as `aws secretsmanager get-secret-value ... | jq` reads it. */
+  let TOKEN = '';
   const saved = { ...process.env };
+  const secretArn = (logicalId: string) =>
+    `arn:aws:secretsmanager:eu-west-1:111122223333:secret:${logicalId}`;
 
   beforeAll(async () => {
     sim = await startSim({ scenarios: ['unmanaged-pods'] });
@@ -77,16 +86,26 @@ describe('the deployed wiring, rehearsed', () => {
         (p) => p.Properties.PolicyDocument.Statement,
       ),
     );
+    // Each secret as CloudFormation creates it: its template with the generated key filled in.
+    for (const [id, secret] of Object.entries(template.findResources('AWS::SecretsManager::Secret'))) {
+      const generate = secret.Properties.GenerateSecretString;
+      const value = {
+        ...JSON.parse(generate.SecretStringTemplate),
+        [generate.GenerateStringKey]: `generated-${id}`,
+      };
+      secrets.set(secretArn(id), JSON.stringify(value));
+    }
+    dynamoOps = await startRecordingProxy(dynamo.endpoint);
     aws = await startFakeAws({
       cluster: { endpoint: sim.url, caData: Buffer.from(sim.caPem).toString('base64') },
       describable: (name) => granted.includes(`:cluster/${name}"`),
-      secret: { alertmanagerToken: TOKEN, slackBotToken: 'xoxb-rehearsal', slackSigningSecret: 'rehearsal' },
+      secrets,
     });
   }, 180_000);
 
   afterAll(async () => {
     process.env = saved;
-    await Promise.all([sim?.close(), dynamo?.stop(), aws?.close(), slack?.close()]);
+    await Promise.all([sim?.close(), dynamo?.stop(), aws?.close(), slack?.close(), dynamoOps?.close()]);
   });
 
   /** A function's bundle, loaded with the environment the template gives it (resources made local). */
@@ -110,15 +129,16 @@ describe('the deployed wiring, rehearsed', () => {
       else if (name === 'TABLE_NAME') local[name] = table;
       else if (name === 'QUEUE_URL') local[name] = `${aws.url}/111122223333/jobs`;
       else if (name === 'DEAD_LETTER_QUEUE_URL') local[name] = `${aws.url}/111122223333/dead-letters`;
-      else if (name === 'SECRETS_ID')
-        local[name] = 'arn:aws:secretsmanager:eu-west-1:111122223333:secret:responder';
+      else if (name === 'SECRETS_ID' || name === 'OPERATOR_SECRET_ID')
+        local[name] = secretArn((value as { Ref: string }).Ref);
       else throw new Error(`${id}: no local value for ${name}`);
     }
     Object.assign(process.env, local, overrides, {
       AWS_REGION: 'eu-west-1',
       AWS_ACCESS_KEY_ID: 'AKIAIOSFODNN7EXAMPLE',
       AWS_SECRET_ACCESS_KEY: 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY',
-      AWS_ENDPOINT_URL_DYNAMODB: dynamo.endpoint,
+      // Through the proxy, which notes the operations each function performs.
+      AWS_ENDPOINT_URL_DYNAMODB: `${dynamoOps.url}/${logicalPrefix}`,
       AWS_ENDPOINT_URL_SQS: aws.url,
       AWS_ENDPOINT_URL_SECRETS_MANAGER: aws.url,
       AWS_ENDPOINT_URL_EKS: aws.url,
@@ -215,6 +235,87 @@ describe('the deployed wiring, rehearsed', () => {
     };
   }
 
+  /** What the functions log while `work` runs (Powertools writes JSON lines to stdout or stderr). */
+  async function logged(work: () => Promise<void>): Promise<string[]> {
+    const lines: string[] = [];
+    const spies = [vi.spyOn(process.stdout, 'write'), vi.spyOn(process.stderr, 'write')];
+    for (const spy of spies)
+      spy.mockImplementation((chunk: string | Uint8Array) => {
+        lines.push(...String(chunk).split('\n').filter(Boolean));
+        return true;
+      });
+    try {
+      await work();
+    } finally {
+      for (const spy of spies) spy.mockRestore();
+    }
+    return lines;
+  }
+
+  function request(method: 'GET' | 'POST', path: string, headers: Record<string, string>, body = '') {
+    const event = functionUrlEvent(body);
+    return {
+      ...event,
+      rawPath: path,
+      headers: { host: 'lambda-url.local', ...headers },
+      requestContext: { ...event.requestContext, http: { ...event.requestContext.http, method, path } },
+    };
+  }
+
+  it('as synthesized (Slack fields empty) every function starts, says once what is missing, and the http function answers 503 naming it', async () => {
+    const table = await dynamo.createTable();
+    const http = { bundle: undefined as Bundled | undefined };
+    const coldStart = await logged(async () => {
+      http.bundle = await load('Http', table);
+    });
+    const missing = coldStart.filter((line) => line.includes('secret fields empty or missing'));
+    expect(missing).toHaveLength(1);
+    expect(missing[0]).toMatch(/slackSigningSecret \(secret arn:aws:secretsmanager:[^)]*:ResponderSecrets/);
+    expect(missing[0]).toMatch(/slackBotToken/);
+    expect(missing[0]).not.toMatch(/alertmanagerToken|operatorToken/);
+    const slash = (await http.bundle?.handler(
+      request(
+        'POST',
+        '/slack/commands',
+        { 'content-type': 'application/x-www-form-urlencoded' },
+        'command=%2Fcilium',
+      ),
+    )) as { statusCode: number; body: string };
+    expect(slash.statusCode).toBe(503);
+    expect(JSON.parse(slash.body).error).toMatch(
+      /^the server has no slackSigningSecret in secret arn:.*ResponderSecrets/,
+    );
+    // The operator token was generated: the audit trail answers with it, and only with it.
+    const operatorSecret = [...secrets.entries()].find(([arn]) => arn.includes('OperatorToken'));
+    const operatorToken = JSON.parse(operatorSecret?.[1] ?? '{}').operatorToken;
+    const runs = (await http.bundle?.handler(
+      request('GET', '/runs', { authorization: `Bearer ${operatorToken}` }),
+    )) as {
+      statusCode: number;
+    };
+    expect(runs.statusCode).toBe(200);
+    // The other functions start too, each saying once that reports cannot reach Slack yet.
+    for (const name of ['Alarm', 'Sweep', 'Worker']) {
+      const lines = await logged(async () => {
+        await load(name, table);
+      });
+      expect(
+        lines.filter((line) => line.includes('secret fields empty or missing: slackBotToken')),
+        name,
+      ).toHaveLength(1);
+    }
+
+    // As the README says: read the generated alertmanagerToken, put the Slack fields beside it.
+    const [mainArn, main] = [...secrets.entries()].find(([arn]) => arn.includes('ResponderSecrets')) ?? [];
+    const generated = JSON.parse(main as string);
+    TOKEN = generated.alertmanagerToken;
+    expect(TOKEN).toMatch(/^generated-/);
+    secrets.set(
+      mainArn as string,
+      JSON.stringify({ ...generated, slackSigningSecret: 'rehearsal', slackBotToken: 'xoxb-rehearsal' }),
+    );
+  }, 120_000);
+
   it('an Alertmanager alert posted to the http function ends as a report the worker posts to Slack', async () => {
     const table = await dynamo.createTable();
     const http = await load('Http', table);
@@ -284,4 +385,16 @@ describe('the deployed wiring, rehearsed', () => {
     expect(aws.calls.filter((call) => call.service === 'eks').pop()?.action).toBe('GET /clusters/staging');
     expect(slack.calls.slice(posted).filter((call) => call.method === 'chat.postMessage')).toEqual([]);
   }, 120_000);
+
+  it('no function performed a table operation its grant does not include', () => {
+    const performed = Object.fromEntries(
+      [...dynamoOps.performed].map(([caller, operations]) => [caller, [...operations].sort()]),
+    );
+    expect(Object.keys(performed).sort()).toEqual(['Alarm', 'Http', 'Sweep', 'Worker']);
+    for (const [name, operations] of Object.entries(performed))
+      for (const operation of operations)
+        expect(TABLE_OPERATIONS[name as keyof typeof TABLE_OPERATIONS], `${name}: ${operation}`).toContain(
+          operation,
+        );
+  });
 });

@@ -17,8 +17,10 @@ export interface FakeAwsOptions {
   cluster: { endpoint: string; caData: string };
   /** The clusters DescribeCluster may describe (as IAM would decide); others are AccessDenied. Default: any. */
   describable?: (name: string) => boolean;
-  /** The secret's JSON (Secrets Manager GetSecretValue). */
+  /** The secret's JSON (Secrets Manager GetSecretValue), whatever the SecretId. */
   secret?: Record<string, string>;
+  /** SecretString by SecretId, as put; wins over `secret` for the ids it has. Changes are seen at once. */
+  secrets?: Map<string, string>;
 }
 
 async function bodyOf(request: IncomingMessage): Promise<string> {
@@ -49,11 +51,19 @@ export async function startFakeAws(options: FakeAwsOptions) {
       response.writeHead(status, { 'content-type': 'application/x-amz-json-1.0' });
       response.end(JSON.stringify(payload));
     };
-    if (service === 'secretsmanager')
+    if (service === 'secretsmanager') {
+      const id = (JSON.parse(body) as { SecretId: string }).SecretId;
+      const put = options.secrets?.get(id);
+      if (options.secrets && put === undefined && !options.secret)
+        return json(400, {
+          __type: 'ResourceNotFoundException',
+          message: "Secrets Manager can't find the specified secret.",
+        });
       return json(200, {
-        ARN: 'arn:aws:secretsmanager:eu-west-1:111122223333:secret:responder',
-        SecretString: JSON.stringify(options.secret ?? {}),
+        ARN: options.secrets ? id : 'arn:aws:secretsmanager:eu-west-1:111122223333:secret:responder',
+        SecretString: put ?? JSON.stringify(options.secret ?? {}),
       });
+    }
     if (service === 'sqs' && action === 'SendMessage') {
       const input = JSON.parse(body) as { QueueUrl: string; MessageBody: string };
       sent.set(input.QueueUrl, [...(sent.get(input.QueueUrl) ?? []), input.MessageBody]);

@@ -92,13 +92,14 @@ export const agentCgroupRootStep: Step<Params, CgroupRootState> = {
       });
     }
 
-    const misplaced = checked.filter((judged) => judged.finding !== undefined);
+    const misplaced = checked.filter((judged) => judged.finding && judged.finding.severity !== 'info');
+    const noted = checked.filter((judged) => judged.finding?.severity === 'info');
     const findings = [
-      ...misplaced.flatMap((m) => (m.finding ? [m.finding] : [])),
+      ...[...misplaced, ...noted].flatMap((m) => (m.finding ? [m.finding] : [])),
       ...failures.map(failureFinding),
     ];
     // A healthy run still shows one agent's signals, so the report says what "healthy" rests on.
-    const shown = misplaced.length > 0 ? misplaced : checked.slice(0, 1);
+    const shown = misplaced.length > 0 ? misplaced : noted.length > 0 ? noted : checked.slice(0, 1);
     const evidence = [...shown.map((judged) => judged.evidence), ...failureEvidence(failures)];
     const unchecked = failures.length > 0 ? `; ${failures.length} could not be checked` : '';
     const summary =

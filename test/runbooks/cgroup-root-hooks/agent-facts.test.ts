@@ -1,18 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { agentFactsScript, readAgentFacts } from '../../../runbooks/cgroup-root-hooks/agent-facts.ts';
-import { sh } from '../../../sim/exec/commands/sh/cli.ts';
-import type { CommandContext, CommandIO } from '../../../sim/exec/types.ts';
-import { type AgentPod, type ExecResult, KubeError } from '../../../src/cluster/types.ts';
+import { type ExecResult, KubeError } from '../../../src/cluster/types.ts';
 import { fixtureCluster, run } from '../../sim/exec/fixtures.ts';
-import { AGENT, ROOT } from './agent-fixture.ts';
+import { AGENT, agentAnswering, ROOT } from './agent-fixture.ts';
 
-const TEXT_SHOW = `ID       AttachType      AttachFlags     Name\n7        connect4        multi           cil_sock4_conne\n`;
-const JSON_SHOW = `[{"id":9,"attach_type":"cgroup_inet4_connect","attach_flags":"multi","name":"cil_sock4_connect"}]\n`;
+const TEXT_TREE = `CgroupPath\nID       AttachType      AttachFlags     Name\n${ROOT}\n7        connect4        multi           cil_sock4_conne\n`;
+const JSON_TREE = `[{"cgroup":"${ROOT}","programs":[{"id":9,"attach_type":"cgroup_inet4_connect","attach_flags":"multi","name":"cil_sock4_connect"}]}]\n`;
 /** A walk that finds Cilium's hooks on a container's scope below the root, none on the root. */
 const SCOPE = `${ROOT}/kubepods.slice/cri-containerd-9f2c.scope`;
 const JSON_TREE_BELOW = `[{"cgroup":"${SCOPE}","programs":[{"id":9,"attach_type":"cgroup_inet4_connect","attach_flags":"multi","name":"cil_sock4_connect"}]}]\n`;
-
-type Answer = ExecResult | Error;
 
 function ok(stdout: string): ExecResult {
   return { stdout: Buffer.from(stdout), stderr: Buffer.alloc(0), exitCode: 0 };
@@ -22,65 +18,14 @@ function failed(stderr: string, exitCode = 255): ExecResult {
   return { stdout: Buffer.alloc(0), stderr: Buffer.from(stderr), exitCode };
 }
 
-/** Runs a command line from the table as a program would: its streams, then its status. */
-function answerProgram(answer: ExecResult, io: CommandIO): number {
-  io.stdout(answer.stdout);
-  io.stderr(answer.stderr);
-  return answer.exitCode;
-}
-
-/**
- * An agent that answers each command line from a table, and remembers what it was asked. A
- * `sh -c` script runs through the simulator's shell, each command in it answered from the table
- * (and remembered), as /bin/sh in the agent image would run it.
- */
-function agentAnswering(answers: Record<string, Answer>) {
-  const asked: string[] = [];
-  const execs: string[][] = [];
-  const answerFor = (command: string[]): Answer => {
-    const line = command.join(' ');
-    asked.push(line);
-    const answer = answers[line];
-    if (answer === undefined) throw new Error(`unexpected command ${line}`);
-    return answer;
-  };
-  const exec = async (_agent: AgentPod, command: string[]): Promise<ExecResult> => {
-    execs.push(command);
-    if (command[0] === 'sh' && answers[command.join(' ')] === undefined) {
-      const out: Buffer[] = [];
-      const err: Buffer[] = [];
-      const io: CommandIO = {
-        stdout: (chunk) => out.push(Buffer.from(chunk)),
-        stderr: (chunk) => err.push(Buffer.from(chunk)),
-        signal: AbortSignal.timeout(5_000),
-      };
-      const exitCode = await sh({
-        ctx: {} as CommandContext,
-        argv: command,
-        io,
-        run: async (argv, childIo) => {
-          const answer = answerFor(argv);
-          if (answer instanceof Error) throw answer;
-          return answerProgram(answer, childIo);
-        },
-      });
-      return { stdout: Buffer.concat(out), stderr: Buffer.concat(err), exitCode };
-    }
-    const answer = answerFor(command);
-    if (answer instanceof Error) throw answer;
-    return answer;
-  };
-  return { exec, asked, execs };
-}
-
 const SIGNALS = {
   [`stat -c %i ${ROOT}`]: ok('1\n'),
   'readlink /proc/self/ns/cgroup': ok('cgroup:[4026531835]\n'),
 };
 
 describe('readAgentFacts', () => {
-  it("reads both signals and the root's programs (JSON) in one exec", async () => {
-    const agent = agentAnswering({ ...SIGNALS, [`bpftool -j cgroup show ${ROOT}`]: ok(JSON_SHOW) });
+  it('reads both signals and the walk from the root (JSON) in one exec', async () => {
+    const agent = agentAnswering({ ...SIGNALS, [`bpftool -j cgroup tree ${ROOT}`]: ok(JSON_TREE) });
     const facts = await readAgentFacts(agent, AGENT, ROOT);
     expect(facts).toMatchObject({ root: ROOT, inode: 1, namespace: { host: true, inode: 4026531835 } });
     expect(facts.tree.socketHooks).toEqual([
@@ -90,46 +35,38 @@ describe('readAgentFacts', () => {
     expect(agent.asked).toEqual([
       `stat -c %i ${ROOT}`,
       'readlink /proc/self/ns/cgroup',
-      `bpftool -j cgroup show ${ROOT}`,
+      `bpftool -j cgroup tree ${ROOT}`,
     ]);
   });
 
-  it("walks the tree (one more exec) when the host's root has none of Cilium's hooks, to say where they are", async () => {
-    const agent = agentAnswering({
-      ...SIGNALS,
-      [`bpftool -j cgroup show ${ROOT}`]: ok('[]\n'),
-      [`bpftool -j cgroup tree ${ROOT}`]: ok(JSON_TREE_BELOW),
-    });
+  it('finds hooks below a root that has none in the same exec, to say where they are', async () => {
+    const agent = agentAnswering({ ...SIGNALS, [`bpftool -j cgroup tree ${ROOT}`]: ok(JSON_TREE_BELOW) });
     const facts = await readAgentFacts(agent, AGENT, ROOT);
     expect(facts.tree.socketHooks.map((p) => [p.hook, p.cgroup])).toEqual([['connect4', SCOPE]]);
-    expect(agent.execs).toEqual([
-      ['sh', '-c', agentFactsScript(ROOT)],
-      ['bpftool', '-j', 'cgroup', 'tree', ROOT],
-    ]);
+    expect(agent.execs).toEqual([['sh', '-c', agentFactsScript(ROOT)]]);
   });
 
   it('falls back to the text form inside the same exec when bpftool -j fails', async () => {
     const agent = agentAnswering({
       ...SIGNALS,
-      [`bpftool -j cgroup show ${ROOT}`]: failed("Error: unrecognized option '-j'"),
-      [`bpftool cgroup show ${ROOT}`]: ok(TEXT_SHOW),
+      [`bpftool -j cgroup tree ${ROOT}`]: failed("Error: unrecognized option '-j'"),
+      [`bpftool cgroup tree ${ROOT}`]: ok(TEXT_TREE),
     });
     expect((await readAgentFacts(agent, AGENT, ROOT)).tree.socketHooks.map((p) => p.programId)).toEqual([7]);
     expect(agent.execs).toHaveLength(1);
-    expect(agent.asked).toContain(`bpftool cgroup show ${ROOT}`);
+    expect(agent.asked).toContain(`bpftool cgroup tree ${ROOT}`);
   });
 
   it('runs the text form as a second exec when the JSON one prints what does not parse', async () => {
     const agent = agentAnswering({
       ...SIGNALS,
-      [`bpftool -j cgroup show ${ROOT}`]: ok('[{"id": '),
-      [`bpftool cgroup show ${ROOT}`]: ok(TEXT_SHOW),
+      [`bpftool -j cgroup tree ${ROOT}`]: ok('[{"cgroup": '),
+      [`bpftool cgroup tree ${ROOT}`]: ok(TEXT_TREE),
     });
     expect((await readAgentFacts(agent, AGENT, ROOT)).tree.socketHooks.map((p) => p.programId)).toEqual([7]);
     expect(agent.execs).toEqual([
       ['sh', '-c', agentFactsScript(ROOT)],
-      ['bpftool', '-j', 'cgroup', 'show', ROOT],
-      ['bpftool', 'cgroup', 'show', ROOT],
+      ['bpftool', 'cgroup', 'tree', ROOT],
     ]);
   });
 
@@ -137,10 +74,10 @@ describe('readAgentFacts', () => {
     const error = `Error: can't iterate over ${ROOT}: No such file or directory`;
     const agent = agentAnswering({
       ...SIGNALS,
-      [`bpftool -j cgroup show ${ROOT}`]: failed(''),
-      [`bpftool cgroup show ${ROOT}`]: failed(error),
+      [`bpftool -j cgroup tree ${ROOT}`]: failed(''),
+      [`bpftool cgroup tree ${ROOT}`]: failed(error),
     });
-    await expect(readAgentFacts(agent, AGENT, ROOT)).rejects.toThrow(`bpftool cgroup show ${ROOT}: ${error}`);
+    await expect(readAgentFacts(agent, AGENT, ROOT)).rejects.toThrow(`bpftool cgroup tree ${ROOT}: ${error}`);
   });
 
   it('does not retry an exec the API refused', async () => {
@@ -154,7 +91,7 @@ describe('readAgentFacts', () => {
     const agent = agentAnswering({
       ...SIGNALS,
       [`stat -c %i ${ROOT}`]: failed(`stat: cannot statx '${ROOT}': No such file or directory`, 1),
-      [`bpftool -j cgroup show ${ROOT}`]: ok(JSON_SHOW),
+      [`bpftool -j cgroup tree ${ROOT}`]: ok(JSON_TREE),
     });
     await expect(readAgentFacts(agent, AGENT, ROOT)).rejects.toThrow(
       `stat -c %i ${ROOT}: stat: cannot statx '${ROOT}': No such file or directory`,
@@ -165,7 +102,7 @@ describe('readAgentFacts', () => {
     const agent = agentAnswering({
       ...SIGNALS,
       'readlink /proc/self/ns/cgroup': failed('', 1),
-      [`bpftool -j cgroup show ${ROOT}`]: ok(JSON_SHOW),
+      [`bpftool -j cgroup tree ${ROOT}`]: ok(JSON_TREE),
     });
     await expect(readAgentFacts(agent, AGENT, ROOT)).rejects.toThrow(
       'readlink /proc/self/ns/cgroup: exit code 1',
@@ -177,7 +114,7 @@ describe('readAgentFacts', () => {
     const agent = agentAnswering({
       [`stat -c %i ${root}`]: ok('1\n'),
       'readlink /proc/self/ns/cgroup': ok('cgroup:[4026531835]\n'),
-      [`bpftool -j cgroup show ${root}`]: ok(JSON_SHOW),
+      [`bpftool -j cgroup tree ${root}`]: ok(JSON_TREE.replace(ROOT, root)),
     });
     const facts = await readAgentFacts(agent, AGENT, root);
     expect(facts.tree.socketHooks.map((p) => p.cgroup)).toEqual([root]);
@@ -205,8 +142,8 @@ describe('agentFactsScript against the simulated agent', () => {
     const result = await run(fixtureCluster(), ['sh', '-c', agentFactsScript(ROOT)]);
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(/\n@@responder begin stat\n1\n\n@@responder end stat 0\n/);
-    expect(result.stdout).toMatch(/\n@@responder end show-json 0\n$/);
-    expect(result.stdout).not.toContain('show-text');
+    expect(result.stdout).toMatch(/\n@@responder end tree-json 0\n$/);
+    expect(result.stdout).not.toContain('tree-text');
   });
 
   it('runs every section on a root the agent does not have, each with its status', async () => {
@@ -214,8 +151,8 @@ describe('agentFactsScript against the simulated agent', () => {
     const result = await run(fixtureCluster(), ['sh', '-c', agentFactsScript(missing)]);
     expect(result.stdout).toContain('\n@@responder end stat 1\n');
     expect(result.stdout).toContain('\n@@responder end readlink 0\n');
-    expect(result.stdout).toMatch(/\n@@responder end show-json [1-9]\d*\n/);
-    expect(result.stdout).toMatch(/\n@@responder end show-text [1-9]\d*\n$/);
+    expect(result.stdout).toMatch(/\n@@responder end tree-json [1-9]\d*\n/);
+    expect(result.stdout).toMatch(/\n@@responder end tree-text [1-9]\d*\n$/);
     expect(result.stderr).toContain(`\n@@responder begin stat\nstat: cannot statx '${missing}'`);
   });
 });

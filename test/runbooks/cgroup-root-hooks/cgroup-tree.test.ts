@@ -278,13 +278,23 @@ describe('parseCgroupShow (bpftool cgroup show ROOT)', () => {
     expect(json.socketHooks.map((p) => p.hook)).toEqual(['connect4']);
   });
 
-  it('reads a header alone, or [], as a root with no programs', () => {
-    expect(parseCgroupShow(HEADER, root)).toEqual({ cgroups: [], socketHooks: [] });
-    expect(parseCgroupShow('[]', root)).toEqual({ cgroups: [], socketHooks: [] });
+  it.each([
+    ['nothing (what bpftool prints for a cgroup with no programs)', ''],
+    ['a lone newline (what bpftool -j prints for one)', '\n'],
+    ['a header alone', HEADER],
+    ['[]', '[]'],
+  ])('reads %s as a cgroup with no programs', (_what, output) => {
+    expect(parseCgroupShow(output, root)).toEqual({ cgroups: [], socketHooks: [] });
+  });
+
+  it('reads the effective form, whose header has no AttachFlags column', () => {
+    const effective = `ID       AttachType      Name           \n2424     cgroup_inet4_connect cil_sock4_connect\n`;
+    expect(parseCgroupShow(effective, root).socketHooks.map((p) => [p.hook, p.name])).toEqual([
+      ['connect4', 'cil_sock4_connect'],
+    ]);
   });
 
   it.each([
-    ['nothing', '', /printed neither its header nor a program/],
     ["bpftool's JSON error", '{"error":"can\'t query cgroup"}', /bpftool: can't query cgroup/],
     [
       'a line that is not a program',

@@ -94,6 +94,22 @@ describe('cgroup-root-hooks on a planted incident', () => {
     expect(flagged(report)).toEqual([...(plan.cgroup?.brokenNodes ?? [])].sort());
   });
 
+  it('finds the hooks an agent restarted into the host namespace left at its old scope, the host root empty', async () => {
+    const { plan, access } = await start(['cgroup-hooks-left-behind'], { brokenCgroupNodes: 2 });
+    const report = await run(access);
+    expect(report.verdict).toBe('degraded');
+    expect(flagged(report)).toEqual([...(plan.cgroup?.brokenNodes ?? [])].sort());
+    for (const node of plan.cgroup?.brokenNodes ?? []) {
+      const finding = step(report, 'agent-cgroup-root').findings.find((f) => f.target === node);
+      const scope = `/run/cilium/cgroupv2${plan.cgroup?.hooksAt?.[node]}`;
+      expect(finding?.message).toBe(
+        `${node}: the host's cgroup root /run/cilium/cgroupv2 has no socket-LB hooks; 10 sit below it on ${scope}; ClusterIP traffic outside that cgroup is not translated.`,
+      );
+      expect(finding?.fix).toContain('rm /sys/fs/bpf/cilium/socketlb/links/cgroup/*');
+    }
+    expect(step(report, 'agent-cgroup-root').summary).toContain(`2 of ${plan.nodes.length} agents`);
+  });
+
   it('finds only its own incident among all four', async () => {
     const { plan, access } = await start(['all']);
     const report = await run(access);

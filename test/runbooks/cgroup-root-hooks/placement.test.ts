@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { parseCgroupTree } from '../../../runbooks/cgroup-root-hooks/index.ts';
 import {
   type AgentCgroupFacts,
+  HOOKS_ALSO_NESTED,
   HOOKS_MISSING,
   HOOKS_NOT_ON_ROOT,
   judgePlacement,
@@ -51,7 +52,15 @@ describe('judgePlacement', () => {
     const scope = `${ROOT}/kubepods.slice/kubepods-burstable.slice/cri-containerd-9f2c.scope`;
     const finding = judgePlacement(facts(1, hooksAt(scope).replaceAll('\n2', '\n    2')));
     expect(finding).toMatchObject({ code: HOOKS_NOT_ON_ROOT, severity: 'critical' });
-    expect(finding?.message).toContain(`2 socket-LB hooks sit on ${scope}`);
+    expect(finding?.message).toContain(`has no socket-LB hooks; 2 sit below it on ${scope}`);
+  });
+
+  it('passes hooks on the root with a second set below it, naming the nested set in an info finding', () => {
+    const scope = `${ROOT}/kubepods.slice/kubepods-burstable.slice/cri-containerd-9f2c.scope`;
+    const below = hooksAt(scope).replaceAll('\n2', '\n    2');
+    const finding = judgePlacement(facts(1, `${hooksAt(ROOT)}${below}`));
+    expect(finding).toMatchObject({ code: HOOKS_ALSO_NESTED, severity: 'info' });
+    expect(finding?.message).toContain(`a second set of 2 sits below it on ${scope}`);
   });
 
   it("warns when socket LB is on but none of Cilium's hooks is attached", () => {

@@ -9,11 +9,14 @@ const down = (ip: string, icmp = true, http = true): PathHealth => ({
   http: http ? { ok: false, error: 'context deadline exceeded' } : { ok: true },
 });
 
-function report(peers: Record<string, { host?: PathHealth; endpoint?: PathHealth }>): HealthReport {
+function report(
+  peers: Record<string, { host?: PathHealth; endpoint?: PathHealth }>,
+  self: { host?: PathHealth; endpoint?: PathHealth } = { host: ok('10.0.0.1'), endpoint: ok('10.64.0.1') },
+): HealthReport {
   return {
     local: 'a',
     nodes: [
-      { name: 'default/a', node: 'a', host: down('10.0.0.1'), endpoint: down('10.64.0.1') },
+      { name: 'default/a', node: 'a', ...self },
       ...Object.entries(peers).map(([node, paths]) => ({ name: `default/${node}`, node, ...paths })),
     ],
   };
@@ -25,7 +28,7 @@ const RECHECK = 'kubectl -n kube-system exec cilium-x -c cilium-agent -- cilium-
 const ready = (...nodes: string[]) => new Map(nodes.map((node) => [node, true]));
 
 describe('judgeReport', () => {
-  it('keeps only peers with a failed probe, never the local node or unexpected peers', () => {
+  it('keeps only peers with a failed probe, never unexpected peers', () => {
     const { paths, missing } = judgeReport(
       'a',
       report({
@@ -39,6 +42,26 @@ describe('judgeReport', () => {
       ['b', [], ['ICMP', 'HTTP']],
     ]);
     expect(missing).toEqual([]);
+  });
+
+  it("reports the node's failing probe of itself as local, not as a path to a peer", () => {
+    const { paths } = judgeReport(
+      'a',
+      report(
+        { b: { host: ok('10.0.0.2'), endpoint: ok('10.64.0.2') } },
+        { host: ok('10.0.0.1'), endpoint: down('10.64.0.1') },
+      ),
+      ready('a', 'b'),
+    );
+    expect(paths.map((path) => [path.from, path.to, path.local, path.endpointFailed])).toEqual([
+      ['a', 'a', true, ['ICMP', 'HTTP']],
+    ]);
+    const finding = pathFinding(paths[0] as (typeof paths)[number], TUNNEL, RECHECK);
+    expect(finding).toMatchObject({ code: 'HEALTH_SELF_PROBE_FAILED', target: 'a', severity: 'warning' });
+    expect(finding.message).toBe(
+      'a: cilium-health on this node fails to reach its own health endpoint 10.64.0.1 (ICMP and HTTP): the local node, not the path to another node',
+    );
+    expect(finding.fix).toContain(RECHECK);
   });
 
   it('counts an absent endpoint or probe as not failed', () => {

@@ -39,8 +39,8 @@ describe('bpftool cgroup tree', () => {
     const tree = sections(result.stdout);
     const root = tree.get('/run/cilium/cgroupv2') ?? [];
     expect(root.map((line) => line.split(/\s+/)[1])).toEqual(LIBBPF_HOOKS);
-    expect(root[0]).toMatch(/^\d+ {2,}cgroup_inet4_connect multi {11}cil_sock4_connect$/);
-    expect(root[8]).toMatch(/ cil_sock4_getpeername$/);
+    expect(root[0]).toMatch(/^\d+ {2,}cgroup_inet4_connect multi {11}cil_sock4_connect {16}$/);
+    expect(root[8]).toMatch(/ cil_sock4_getpeername {16}$/);
     const podScopes = [...tree.keys()].filter((path) => path.includes('/kubepods.slice/'));
     expect(
       podScopes.some((path) =>
@@ -48,10 +48,10 @@ describe('bpftool cgroup tree', () => {
       ),
     ).toBe(true);
     expect(tree.get(`/run/cilium/cgroupv2${AGENT_SCOPE}`)).toEqual([
-      expect.stringMatching(/^ {4}\d+ +cgroup_device {3}multi {26}$/),
+      expect.stringMatching(/^ {4}\d+ +cgroup_device {3}multi {42}$/),
     ]);
     expect(tree.get('/run/cilium/cgroupv2/system.slice/systemd-logind.service')?.[2]).toMatch(
-      /^ {4}\d+ +cgroup_device {3}multi {11}sd_devices {5}$/,
+      /^ {4}\d+ +cgroup_device {3}multi {11}sd_devices {21}$/,
     );
   });
 
@@ -126,6 +126,7 @@ describe('bpftool cgroup tree', () => {
       attach_type: 'cgroup_inet4_connect',
       attach_flags: 'multi',
       name: 'cil_sock4_connect',
+      attach_btf_name: '',
       attach_btf_obj_id: 0,
       attach_btf_id: 0,
     });

@@ -185,6 +185,35 @@ describe('simulated kube-apiserver through @kubernetes/client-node', () => {
       expect(status.reason).toBe('Conflict');
     });
 
+    it('a rule with resourceNames allows only the objects it names, and no list', async () => {
+      for (const name of ['cilium-config', 'aws-auth'])
+        await core.createNamespacedConfigMap({
+          namespace: 'kube-system',
+          body: { metadata: { name }, data: { key: 'value' } },
+        });
+      const reader = sim.issueToken('config-reader', [
+        {
+          verbs: ['get'],
+          resources: ['configmaps'],
+          resourceNames: ['cilium-config'],
+          namespaces: ['kube-system'],
+        },
+      ]);
+      const limited = kubeConfigFor(sim, reader.token).makeApiClient(CoreV1Api);
+      const config = await limited.readNamespacedConfigMap({
+        namespace: 'kube-system',
+        name: 'cilium-config',
+      });
+      expect(config.data).toEqual({ key: 'value' });
+      const other = await failure(
+        limited.readNamespacedConfigMap({ namespace: 'kube-system', name: 'aws-auth' }),
+      );
+      expect(other.status.message).toBe(
+        'configmaps "aws-auth" is forbidden: User "config-reader" cannot get resource "configmaps" in API group "" in the namespace "kube-system"',
+      );
+      expect((await failure(limited.listNamespacedConfigMap({ namespace: 'kube-system' }))).code).toBe(403);
+    });
+
     it('403 Forbidden with the RBAC message for a token without the permission', async () => {
       const viewer = sim.issueToken('viewer', [
         { verbs: ['get'], resources: ['pods'], namespaces: ['shop'] },

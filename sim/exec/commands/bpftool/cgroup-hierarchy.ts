@@ -60,7 +60,7 @@ const HOOK_ID_OFFSETS = [7, 9, 0, 1, 5, 6, 3, 2, 4, 8];
 export function hostCgroupTree(cluster: SimCluster, agent: AgentState): Cgroup {
   // Built once per agent while the pods and the agent's cgroup facts stay the same: a fan-out runs
   // stat and bpftool against it thousands of times. Readers never change the tree.
-  const key = `${cluster.store.revision}|${agent.node}|${agent.socketLB}|${agent.cgroup.mountIsHostRoot}|${agent.cgroup.containerPath}`;
+  const key = `${cluster.store.revision}|${agent.node}|${hookCgroups(agent).join(',')}|${agent.cgroup.containerPath}`;
   const cached = treeCache.get(agent);
   if (cached?.key === key) return cached.tree;
   const tree = buildHostCgroupTree(cluster, agent);
@@ -76,22 +76,28 @@ const treeCache = new WeakMap<AgentState, { key: string; tree: Cgroup }>();
  * nodes would cost the simulator more than the execs it serves.
  */
 function buildHostCgroupTree(cluster: SimCluster, agent: AgentState): Cgroup {
-  const onRoot = agent.socketLB && agent.cgroup.mountIsHostRoot;
-  const programs = onRoot ? socketLbHooks(agent) : [];
+  const paths = hookCgroups(agent);
+  const programs = paths.flatMap((path, set) => (path === '/' ? socketLbHooks(agent, set) : []));
   let children: Cgroup[] | undefined;
   return {
     name: '',
     programs,
     get children() {
-      children ??= buildChildren(cluster, agent, !onRoot && agent.socketLB);
+      children ??= buildChildren(cluster, agent, paths);
       return children;
     },
   };
 }
 
-/** Cilium's socket-LB hooks with the ids the kernel gave them on this node. */
-function socketLbHooks(agent: AgentState): BpfProgram[] {
-  const base = 1000 + (stableNumber(agent.node) % 2000);
+/** Where the socket-LB hooks are: where a scenario left them, else on the agent's cgroup mount. */
+function hookCgroups(agent: AgentState): string[] {
+  if (!agent.socketLB) return [];
+  return agent.cgroup.hookCgroups ?? [agent.cgroup.mountIsHostRoot ? '/' : agent.cgroup.containerPath];
+}
+
+/** One set of Cilium's socket-LB hooks with the ids the kernel gave them on this node (each set loaded anew). */
+function socketLbHooks(agent: AgentState, set: number): BpfProgram[] {
+  const base = 1000 + (stableNumber(agent.node) % 2000) + set * SOCKET_LB_HOOKS.length;
   return SOCKET_LB_HOOKS.map((hook, i) => ({
     id: base + (HOOK_ID_OFFSETS[i] as number),
     type: hook.type,
@@ -100,7 +106,7 @@ function socketLbHooks(agent: AgentState): BpfProgram[] {
   }));
 }
 
-function buildChildren(cluster: SimCluster, agent: AgentState, hooksOnAgentScope: boolean): Cgroup[] {
+function buildChildren(cluster: SimCluster, agent: AgentState, hookPaths: readonly string[]): Cgroup[] {
   const root: Cgroup = { name: '', programs: [], children: [] };
   let nextId = 4;
   const attach = (cgroup: Cgroup, type: AttachType, name: string) =>
@@ -117,7 +123,9 @@ function buildChildren(cluster: SimCluster, agent: AgentState, hooksOnAgentScope
   }
   const agentScope = ensure(root, agent.cgroup.containerPath);
   if (agentScope.programs.length === 0) attach(agentScope, 'device', '');
-  if (hooksOnAgentScope) agentScope.programs.push(...socketLbHooks(agent));
+  hookPaths.forEach((path, set) => {
+    if (path !== '/') ensure(root, path).programs.push(...socketLbHooks(agent, set));
+  });
   return root.children;
 }
 
@@ -126,6 +134,17 @@ export function findCgroup(root: Cgroup, hostPath: string): Cgroup | undefined {
   let current: Cgroup | undefined = root;
   for (const segment of segments(hostPath)) current = current?.children.find((c) => c.name === segment);
   return current;
+}
+
+/** The programs attached to a host path's ancestors, nearest first: what it inherits (`effective`). */
+export function inheritedPrograms(root: Cgroup, hostPath: string): BpfProgram[] {
+  const chain: Cgroup[] = [root];
+  for (const segment of segments(hostPath).slice(0, -1)) {
+    const child = chain[chain.length - 1]?.children.find((c) => c.name === segment);
+    if (!child) break;
+    chain.push(child);
+  }
+  return segments(hostPath).length === 0 ? [] : chain.reverse().flatMap((cgroup) => cgroup.programs);
 }
 
 function ensure(root: Cgroup, hostPath: string): Cgroup {

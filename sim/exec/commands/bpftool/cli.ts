@@ -1,12 +1,14 @@
 import type { AgentInvocation } from '../../types.ts';
 import { CONTAINER_CGROUP_MOUNT } from '../fs/agent-cgroup-mounts.ts';
 import { lookupPath } from '../fs/container-fs.ts';
+import { hostCgroupTree, inheritedPrograms } from './cgroup-hierarchy.ts';
 import {
-  type BpftoolFlavor,
-  SHOW_HEADER,
+  type Query,
+  showHeader,
   showJson,
+  shownPrograms,
   showText,
-  TREE_HEADER,
+  treeHeader,
   treeJson,
   treeText,
 } from './cgroup-output.ts';
@@ -51,7 +53,7 @@ function parseOptions(args: string[]): Options {
  */
 export function bpftool({ ctx, agent, argv, io }: AgentInvocation): number {
   const options = parseOptions(argv.slice(1));
-  const flavor: BpftoolFlavor = { spelling: agent.bpftool.spelling };
+  const flavor = { spelling: agent.bpftool.spelling };
   const binName = argv[0] ?? 'bpftool';
   const emitJson = (value: JsonValue) => io.stdout(bpftoolJson(value, options.pretty));
   const fail = (message: string, partialJson?: JsonValue[]) => {
@@ -64,17 +66,19 @@ export function bpftool({ ctx, agent, argv, io }: AgentInvocation): number {
   if (options.version) {
     io.stdout(
       flavor.spelling === 'libbpf'
-        ? `${binName} v7.4.0\nusing libbpf v1.4\nfeatures: llvm, skeletons\n`
+        ? `${binName} v7.1.0\nusing libbpf v1.1\nfeatures: libbpf_strict\n`
         : `${binName} v5.10.0\n`,
     );
     return 0;
   }
   const [object, command, ...rest] = options.positionals;
   if (!isPrefix(object, 'cgroup')) return fail(`unrecognized command '${object ?? ''}'`);
+  const query: Query = { flavor, effective: isPrefix(rest[1], 'effective') };
+  const inherited = (hostPath: string) => inheritedPrograms(hostCgroupTree(ctx.cluster, agent), hostPath);
 
   if (isPrefix(command, 'tree')) {
     const root = rest[0] ?? CONTAINER_CGROUP_MOUNT;
-    if (!options.json) io.stdout(TREE_HEADER);
+    if (!options.json) io.stdout(treeHeader(query.effective));
     const entry = lookupPath(ctx, root);
     if (!entry) return fail(`can't iterate over ${root}: No such file or directory`, []);
     if (entry.kind === 'directory')
@@ -83,8 +87,9 @@ export function bpftool({ ctx, agent, argv, io }: AgentInvocation): number {
       if (options.json) emitJson([]);
       return 0;
     }
-    if (options.json) emitJson(treeJson(entry.cgroup.cgroup, root, flavor));
-    else io.stdout(treeText(entry.cgroup.cgroup, root, flavor));
+    const { cgroup, hostPath } = entry.cgroup;
+    if (options.json) emitJson(treeJson(cgroup, root, query, inherited(hostPath)));
+    else io.stdout(treeText(cgroup, root, query, inherited(hostPath)));
     return 0;
   }
 
@@ -95,13 +100,14 @@ export function bpftool({ ctx, agent, argv, io }: AgentInvocation): number {
     if (!entry) return fail(`can't open cgroup ${path}`);
     if (entry.kind !== 'cgroup')
       return fail(`can't query bpf programs attached to ${path}: Bad file descriptor`);
-    const cgroup = entry.cgroup.cgroup;
-    if (cgroup.programs.length === 0) {
+    const programs = shownPrograms(entry.cgroup.cgroup, query, inherited(entry.cgroup.hostPath));
+    // bpftool's do_show returns before its header when nothing is attached: -j prints just the newline.
+    if (programs.length === 0) {
       if (options.json) io.stdout('\n');
       return 0;
     }
-    if (options.json) emitJson(showJson(cgroup, flavor));
-    else io.stdout(SHOW_HEADER + showText(cgroup, flavor));
+    if (options.json) emitJson(showJson(programs, query));
+    else io.stdout(showHeader(query.effective) + showText(programs, query));
     return 0;
   }
 

@@ -119,8 +119,10 @@ function kubeletTable(name: TableName): Pick<Table, 'userChains' | 'rules'> {
  */
 export function backendTables(agent: AgentState, backend: IptablesBackend): Table[] {
   if (backend !== agent.iptables.backend) return [];
+  // nft lists tables in its own fixed order; legacy lists the newest first (the kernel prepends
+  // each table to its list when first used): kubelet made mangle, filter, nat, then Cilium raw.
   const names: TableName[] =
-    backend === 'nft' ? ['mangle', 'raw', 'filter', 'nat'] : ['raw', 'mangle', 'nat', 'filter'];
+    backend === 'nft' ? ['mangle', 'raw', 'filter', 'nat'] : ['raw', 'nat', 'filter', 'mangle'];
   return names
     .filter((name) => name !== 'raw' || agent.iptables.ciliumChains)
     .map((name) => {

@@ -1,0 +1,121 @@
+"""Everything the kit makes on the machine, recorded as it is made, undone in reverse, then checked gone."""
+
+import json
+import os
+import subprocess
+import tempfile
+import time
+
+
+def run(argv: list[str], **kwargs) -> subprocess.CompletedProcess:
+    return subprocess.run(argv, check=True, capture_output=True, **kwargs)
+
+
+def _fdinfo(fd: int, key: str) -> int:
+    with open(f"/proc/self/fdinfo/{fd}") as info:
+        for line in info:
+            if line.startswith(f"{key}:"):
+                return int(line.split()[1])
+    raise RuntimeError(f"fd {fd} has no {key} in its fdinfo")
+
+
+class Scratch:
+    """A mktemp dir holding a cgroup2 mount and a bpffs mount, plus the cgroups, pins and netns made."""
+
+    def __init__(self) -> None:
+        self.tag = f"cilium-capture-{os.getpid()}"
+        self.dir = tempfile.mkdtemp(prefix="cilium-capture.")
+        self.cgroup_mount = os.path.join(self.dir, "cgroup")
+        self.bpffs = os.path.join(self.dir, "bpffs")
+        self.mounts: list[str] = []
+        self.cgroups: list[str] = []
+        self.pins: list[str] = []
+        self.netns: list[str] = []
+        self.prog_ids: list[int] = []
+        self.link_ids: list[int] = []
+
+    def mount(self) -> None:
+        """The scratch cgroup2 and bpffs mounts (inside the cleanup's reach: call it under try)."""
+        self._mount("cgroup2", self.cgroup_mount)
+        self._mount("bpf", self.bpffs)
+
+    def _mount(self, fstype: str, target: str) -> None:
+        os.mkdir(target)
+        run(["mount", "-t", fstype, "none", target])
+        self.mounts.append(target)
+
+    def cgroup(self, path: str) -> str:
+        """Creates a cgroup (and its parents) under the scratch mount; returns its directory."""
+        full = self.cgroup_mount
+        for part in path.strip("/").split("/"):
+            full = os.path.join(full, part)
+            if not os.path.isdir(full):
+                os.mkdir(full)
+                self.cgroups.append(full)
+        return full
+
+    def keep_prog(self, fd: int) -> None:
+        self.prog_ids.append(_fdinfo(fd, "prog_id"))
+
+    def pin_link(self, fd: int, pin) -> None:
+        self.link_ids.append(_fdinfo(fd, "link_id"))
+        path = os.path.join(self.bpffs, f"link{len(self.pins)}")
+        pin(fd, path)
+        self.pins.append(path)
+        os.close(fd)
+
+    def add_netns(self) -> str:
+        name = f"{self.tag}-{len(self.netns)}"
+        run(["ip", "netns", "add", name])
+        self.netns.append(name)
+        return name
+
+    def cleanup(self) -> list[str]:
+        """Undoes everything in reverse; returns what could not be undone (never raises)."""
+        errors: list[str] = []
+
+        def attempt(what: str, action) -> None:
+            try:
+                action()
+            except Exception as error:  # keep going: one leftover must not strand the rest
+                errors.append(f"{what}: {error}")
+
+        for pin in reversed(self.pins):
+            attempt(f"unpin {pin}", lambda p=pin: os.unlink(p))
+        for cgroup in reversed(self.cgroups):
+            attempt(f"rmdir {cgroup}", lambda c=cgroup: os.rmdir(c))
+        for name in reversed(self.netns):
+            attempt(f"netns {name}", lambda n=name: run(["ip", "netns", "delete", n]))
+        for target in reversed(self.mounts):
+            attempt(f"umount {target}", lambda t=target: run(["umount", t]))
+        attempt(f"rm {self.dir}", lambda: _remove_tree(self.dir))
+        return errors
+
+    def leftovers(self) -> list[str]:
+        """What is still present after cleanup; programs and links are freed asynchronously, so wait a bit."""
+        found: list[str] = []
+        with open("/proc/self/mountinfo") as mountinfo:
+            found += [f"mounted: {line.split()[4]}" for line in mountinfo if self.dir in line.split()[4]]
+        found += [f"path: {p}" for p in [self.dir, *self.cgroups, *self.pins] if os.path.exists(p)]
+        netns = run(["ip", "netns", "list"], text=True).stdout
+        found += [f"netns: {n}" for n in self.netns if n in netns.split()]
+        for _ in range(50):
+            live = self._live_bpf_objects()
+            if not live:
+                break
+            time.sleep(0.1)
+        return found + live
+
+    def _live_bpf_objects(self) -> list[str]:
+        progs = {p["id"] for p in json.loads(run(["bpftool", "-j", "prog", "show"]).stdout or b"[]")}
+        links = {link["id"] for link in json.loads(run(["bpftool", "-j", "link", "show"]).stdout or b"[]")}
+        return [f"bpf prog {i}" for i in self.prog_ids if i in progs] + [
+            f"bpf link {i}" for i in self.link_ids if i in links
+        ]
+
+
+def _remove_tree(path: str) -> None:
+    if os.path.isdir(path):
+        for name in os.listdir(path):
+            os.rmdir(os.path.join(path, name))
+        os.rmdir(path)

@@ -1,0 +1,85 @@
+import { clearCaches } from '@aws-lambda-powertools/parameters';
+import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import { mockClient } from 'aws-sdk-client-mock';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { lambdaRuntime } from '../../functions/runtime.ts';
+
+const MAIN = 'arn:aws:secretsmanager:eu-west-1:111122223333:secret:ResponderSecrets';
+const OPERATOR = 'arn:aws:secretsmanager:eu-west-1:111122223333:secret:ResponderOperatorToken';
+const secretsManager = mockClient(SecretsManagerClient);
+const saved = { ...process.env };
+
+/** The JSON lines Powertools' logger writes while `work` runs. */
+async function logged<T>(work: () => Promise<T>): Promise<{ result: T; lines: Record<string, unknown>[] }> {
+  const lines: Record<string, unknown>[] = [];
+  const capture = (chunk: string | Uint8Array) => {
+    for (const line of String(chunk).split('\n').filter(Boolean)) lines.push(JSON.parse(line));
+    return true;
+  };
+  const spies = [vi.spyOn(process.stdout, 'write'), vi.spyOn(process.stderr, 'write')];
+  for (const spy of spies) spy.mockImplementation(capture);
+  try {
+    return { result: await work(), lines };
+  } finally {
+    for (const spy of spies) spy.mockRestore();
+  }
+}
+
+function secrets(values: Record<string, string>) {
+  secretsManager.reset();
+  for (const [id, text] of Object.entries(values))
+    secretsManager.on(GetSecretValueCommand, { SecretId: id }).resolves({ ARN: id, SecretString: text });
+}
+
+describe('lambdaRuntime and its secrets', () => {
+  beforeEach(() => {
+    // Each test is a new cold start: Powertools keeps what it read for 5 minutes.
+    clearCaches();
+    Object.assign(process.env, {
+      TABLE_NAME: 'state',
+      QUEUE_URL: 'https://sqs.eu-west-1.amazonaws.com/111122223333/jobs',
+      DEAD_LETTER_QUEUE_URL: 'https://sqs.eu-west-1.amazonaws.com/111122223333/dead',
+      SECRETS_ID: MAIN,
+      OPERATOR_SECRET_ID: OPERATOR,
+      RESPONDER_CONFIG: 'responder.config.example.yaml',
+      AWS_REGION: 'eu-west-1',
+    });
+  });
+  afterEach(() => {
+    process.env = { ...saved };
+  });
+
+  it('merges both secrets, and says once which needed fields are empty, naming their secret', async () => {
+    secrets({
+      [MAIN]: JSON.stringify({ slackSigningSecret: '', slackBotToken: '', alertmanagerToken: 'am' }),
+      [OPERATOR]: JSON.stringify({ operatorToken: 'op' }),
+    });
+    const { result, lines } = await logged(() =>
+      lambdaRuntime(['slackSigningSecret', 'slackBotToken', 'alertmanagerToken', 'operatorToken']),
+    );
+    expect(result.secrets).toEqual({
+      slackSigningSecret: '',
+      slackBotToken: '',
+      alertmanagerToken: 'am',
+      operatorToken: 'op',
+    });
+    expect(result.secretSources.operatorToken).toBe(`secret ${OPERATOR}`);
+    const warnings = lines.filter((line) => line.level === 'WARN');
+    expect(warnings.map((line) => line.message)).toEqual([
+      `secret fields empty or missing: slackSigningSecret (secret ${MAIN}), slackBotToken (secret ${MAIN})`,
+    ]);
+  });
+
+  it('a secret that is not JSON (the old shape) still starts the function, and says what to put', async () => {
+    delete process.env.OPERATOR_SECRET_ID;
+    secrets({ [MAIN]: 'aB3-not-json' });
+    const { result, lines } = await logged(() => lambdaRuntime());
+    expect(result.secrets).toEqual({});
+    expect(lines.filter((line) => line.level === 'ERROR').map((line) => line.message)).toEqual([
+      `secret ${MAIN} is not a JSON object: put {"slackSigningSecret": ..., "slackBotToken": ...} there`,
+    ]);
+    expect(lines.filter((line) => line.level === 'WARN').map((line) => line.message)).toEqual([
+      `secret fields empty or missing: slackBotToken (secret ${MAIN})`,
+    ]);
+  });
+});
