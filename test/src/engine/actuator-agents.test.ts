@@ -3,10 +3,10 @@ import { R } from '../../../sim/cluster.ts';
 import type { PodRef, UnmanagedPodsPlan } from '../../../sim/scenarios/plan.ts';
 import { RESPONDER_RULES } from '../../../src/cluster/permissions.ts';
 import { type AgentPod, type ClusterAccess, RESOURCES } from '../../../src/cluster/types.ts';
-import { type ActuatorOptions, actionKey, createActuator } from '../../../src/engine/actuator.ts';
-import { SILENT } from '../../../src/engine/run.ts';
+import { type ActuatorOptions, actionKey } from '../../../src/engine/actuator.ts';
 import { type Brake, DEFAULT_LIMITS } from '../../../src/engine/types.ts';
 import { type SimUnderTest, simAccess, startScenario } from '../../helpers/sim-access.ts';
+import { actuatorOn, countingBrake } from './actuator-rig.ts';
 
 let current: SimUnderTest;
 let access: ClusterAccess;
@@ -19,32 +19,7 @@ beforeEach(async () => {
 });
 afterEach(() => current.sim.close());
 
-function countingBrake(): Brake & { held: () => number } {
-  let held = 0;
-  return {
-    tryWrite: async () => {
-      held++;
-      return true;
-    },
-    refund: async () => {
-      held--;
-    },
-    held: () => held,
-  };
-}
-
-function actuator(options: Partial<ActuatorOptions>) {
-  return createActuator({
-    cluster: access.name,
-    kube: access.kube,
-    cilium: access.cilium,
-    mode: 'auto',
-    limits: DEFAULT_LIMITS,
-    brake: { tryWrite: async () => true },
-    log: SILENT,
-    ...options,
-  });
-}
+const actuator = (options: Partial<ActuatorOptions>) => actuatorOn(access, options);
 
 const agentUid = async (agent: AgentPod) =>
   (await access.kube.get(RESOURCES.pods, agent.namespace, agent.name)).metadata.uid;
