@@ -1,92 +1,148 @@
-import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { mkdirSync, mkdtempSync, statSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import { startFakeAws } from '../test/helpers/fake-aws.ts';
 import { bundleLikeTheDeploy } from './bundle-like-deploy.ts';
-import type { Figures } from './figures.ts';
+import { type Figures, fromRuns, pairedRatios } from './figures.ts';
+import { lastJsonLine, runMeasured } from './processes.ts';
+import { ROUNDS } from './sizes.ts';
 
 const FUNCTIONS = ['http', 'alarm', 'sweep', 'worker'] as const;
-const ROUNDS = 9;
 
-/** A function bundled as cdk/bundling.ts has NodejsFunction bundle it (ESM, node22, minified, SDK included). */
+/** A config as a deployment bundles it beside each function (read at every cold start). */
+const CONFIG = `
+clusters:
+  - name: prod-eu
+    eks: { name: prod-eu, region: eu-west-1 }
+    channel: '#prod-eu'
+  - name: prod-us
+    eks: { name: prod-us, region: us-east-1 }
+routes:
+  - match: { alertname: CiliumUnmanagedPods }
+    runbook: unmanaged-pods
+`;
+
+/** A function bundled as cdk/bundling.ts has NodejsFunction bundle it, with the config beside it as in /var/task. */
 async function bundle(name: string, dir: string, options: { sourcemap?: boolean } = {}): Promise<string> {
   const outfile = join(dir, name, 'index.mjs');
   await bundleLikeTheDeploy(`functions/${name}.ts`, outfile, options);
+  writeFileSync(join(dir, name, 'responder.config.yaml'), CONFIG);
   return outfile;
 }
 
-/** Seconds to load a script and its whole module graph (it stops at its first environment check). */
-function loadSeconds(args: string[], nodeOptions: string[] = []): { seconds: number; rssMiB: number } {
-  const started = performance.now();
-  const run = spawnSync(
-    process.execPath,
-    [
-      ...nodeOptions,
-      '-e',
-      `import(${JSON.stringify(args[0] ?? '')}).catch(() => {}).finally(() => process.stdout.write(String(process.resourceUsage().maxRSS)))`,
-    ],
-    { encoding: 'utf8', env: { PATH: process.env.PATH } },
-  );
-  return { seconds: (performance.now() - started) / 1000, rssMiB: Number(run.stdout) / 1024 };
-}
-
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
+/**
+ * Imports a bundle in a fresh process, as Lambda's init does: its top level loads the config,
+ * fetches the secret and builds its clients before the import resolves. Prints the peak RSS.
+ */
+const IMPORT = (file: string) =>
+  `await import(${JSON.stringify(file)}); process.stdout.write(JSON.stringify({ maxRssMiB: process.resourceUsage().maxRSS / 1024 }))`;
 
 /**
- * Each function's bundle: its minified size, and its cold import (the whole module graph loaded,
- * up to the first environment check) beside a bare `node -e 0`, alternated in one run.
+ * Each function's bundle: its minified size, and its cold start (the module graph, the config
+ * read, the secret fetched from a local Secrets Manager stand-in, the SDK clients built) beside a
+ * bare `node -e 0`, alternated round by round.
  */
 export async function bundlesBench(): Promise<Figures> {
   mkdirSync(join(process.cwd(), 'cdk.out'), { recursive: true });
   const dir = mkdtempSync(join(process.cwd(), 'cdk.out', 'bench-bundles-'));
-  const figures: Figures = {};
   const bundles = await Promise.all(FUNCTIONS.map((name) => bundle(name, dir)));
-  const bare: number[] = [];
-  const loads = FUNCTIONS.map(() => [] as number[]);
-  const rss = FUNCTIONS.map(() => 0);
-  for (let round = 0; round < ROUNDS; round++) {
-    const start = performance.now();
-    spawnSync(process.execPath, ['-e', '0']);
-    bare.push((performance.now() - start) / 1000);
-    bundles.forEach((file, index) => {
-      const load = loadSeconds([file]);
-      loads[index]?.push(load.seconds);
-      rss[index] = Math.max(rss[index] ?? 0, load.rssMiB);
-    });
-  }
-  FUNCTIONS.forEach((name, index) => {
-    const file = bundles[index] as string;
-    figures[`${name}: minified size (KiB)`] = Math.round(statSync(file).size / 1024);
-    const ratio = Number((median(loads[index] ?? []) / median(bare)).toFixed(2));
-    figures[`${name}: cold import / node -e 0`] = name === 'http' ? { value: ratio, atMost: 3 } : ratio;
-    figures[`${name}: RSS after cold import (MiB)`] = Math.round(rss[index] ?? 0);
+  const aws = await startFakeAws({
+    cluster: { endpoint: 'https://127.0.0.1:1', caData: '' },
+    secret: { slackSigningSecret: 'bench', slackBotToken: 'xoxb-bench', alertmanagerToken: 'bench' },
   });
-  figures['node -e 0 (median s)'] = Number(median(bare).toFixed(3));
-  Object.assign(figures, await sourceMapsBench(dir));
-  return figures;
+  const env = {
+    PATH: process.env.PATH,
+    TABLE_NAME: 'responder-state',
+    QUEUE_URL: `${aws.url}/111122223333/jobs`,
+    DEAD_LETTER_QUEUE_URL: `${aws.url}/111122223333/dead-letters`,
+    SECRETS_ID: 'arn:aws:secretsmanager:eu-west-1:111122223333:secret:responder',
+    POWERTOOLS_SERVICE_NAME: 'cilium-responder',
+    AWS_REGION: 'eu-west-1',
+    AWS_ACCESS_KEY_ID: 'AKIAIOSFODNN7EXAMPLE',
+    AWS_SECRET_ACCESS_KEY: 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY',
+    AWS_ENDPOINT_URL_SECRETS_MANAGER: aws.url,
+    AWS_ENDPOINT_URL_DYNAMODB: aws.url,
+    AWS_ENDPOINT_URL_SQS: aws.url,
+  };
+  /**
+   * One cold start in a fresh process, with the secrets the stack gives that function (the http
+   * function also reads the operator token's own secret). A cold start that did not fetch each
+   * of them once measured less than it claims.
+   */
+  const coldStart = async (file: string, nodeOptions: string[] = []) => {
+    const http = basename(dirname(file)) === 'http';
+    const operator = http ? { OPERATOR_SECRET_ID: `${env.SECRETS_ID}-operator` } : {};
+    const fetched = secretFetches(aws.calls);
+    const run = await runMeasured(
+      process.execPath,
+      [...nodeOptions, '--input-type=module', '-e', IMPORT(file)],
+      { env: { ...env, ...operator }, cwd: dirname(file) },
+    );
+    const expected = http ? 2 : 1;
+    if (secretFetches(aws.calls) !== fetched + expected)
+      throw new Error(`${file}: its cold start did not fetch its ${expected} secret(s) once each`);
+    return { seconds: run.seconds, maxRssMiB: lastJsonLine<{ maxRssMiB: number }>(run.stdout).maxRssMiB };
+  };
+  try {
+    const bare: number[] = [];
+    const starts = FUNCTIONS.map(() => [] as number[]);
+    const rss = FUNCTIONS.map(() => [] as number[]);
+    for (let round = 0; round < ROUNDS; round++) {
+      bare.push((await runMeasured(process.execPath, ['-e', '0'], { env })).seconds);
+      for (const [index, file] of bundles.entries()) {
+        const run = await coldStart(file);
+        starts[index]?.push(run.seconds);
+        rss[index]?.push(run.maxRssMiB);
+      }
+    }
+    const figures: Figures = {};
+    FUNCTIONS.forEach((name, index) => {
+      const file = bundles[index] as string;
+      const seconds = starts[index] as number[];
+      figures[`${name}: minified size (KiB)`] = Math.round(statSync(file).size / 1024);
+      figures[`${name}: cold start: import, config, secret, clients (s)`] = fromRuns(seconds, 3);
+      figures[`${name}: cold start / node -e 0`] = fromRuns(
+        pairedRatios(seconds, bare),
+        2,
+        name === 'http' ? { atMost: 3 } : {},
+      );
+      figures[`${name}: peak RSS after the cold start (MiB)`] = fromRuns(rss[index] as number[], 0);
+    });
+    figures['node -e 0 (s)'] = fromRuns(bare, 3);
+    return { ...figures, ...(await sourceMapsBench(dir, coldStart)) };
+  } finally {
+    await aws.close();
+  }
 }
 
+const secretFetches = (calls: readonly { service: string }[]) =>
+  calls.filter((call) => call.service === 'secretsmanager').length;
+
 /**
- * The cost of NODE_OPTIONS=--enable-source-maps (the stack sets it, so traces in CloudWatch name
- * the TypeScript): the bundles with their maps, as the deploy ships them, loaded with and without.
+ * The cost of NODE_OPTIONS=--enable-source-maps (the stack sets it on the worker, so its traces
+ * name the TypeScript): the bundles with their maps, as the deploy ships them, each cold start
+ * with and without, round by round.
  */
-async function sourceMapsBench(dir: string): Promise<Figures> {
+async function sourceMapsBench(
+  dir: string,
+  coldStart: (file: string, nodeOptions?: string[]) => Promise<{ seconds: number }>,
+): Promise<Figures> {
+  const names = ['http', 'worker'] as const;
   const mapped = await Promise.all(
-    (['http', 'worker'] as const).map((name) => bundle(name, join(dir, 'mapped'), { sourcemap: true })),
+    names.map((name) => bundle(name, join(dir, 'mapped'), { sourcemap: true })),
   );
   const figures: Figures = {};
-  for (const [index, name] of (['http', 'worker'] as const).entries()) {
+  for (const [index, name] of names.entries()) {
     const file = mapped[index] as string;
     const plain: number[] = [];
     const withMaps: number[] = [];
     for (let round = 0; round < ROUNDS; round++) {
-      plain.push(loadSeconds([file]).seconds);
-      withMaps.push(loadSeconds([file], ['--enable-source-maps']).seconds);
+      plain.push((await coldStart(file)).seconds);
+      withMaps.push((await coldStart(file, ['--enable-source-maps'])).seconds);
     }
     figures[`${name}: source map (KiB)`] = Math.round(statSync(`${file}.map`).size / 1024);
-    figures[`${name}: cold import with --enable-source-maps (median s)`] = Number(
-      median(withMaps).toFixed(3),
-    );
-    figures[`${name}: cold import without (median s)`] = Number(median(plain).toFixed(3));
+    figures[`${name}: cold start with --enable-source-maps (s)`] = fromRuns(withMaps, 3);
+    figures[`${name}: cold start without (s)`] = fromRuns(plain, 3);
+    figures[`${name}: cold start with / without source maps`] = fromRuns(pairedRatios(withMaps, plain), 2);
   }
   return figures;
 }

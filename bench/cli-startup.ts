@@ -1,35 +1,34 @@
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { type Figures, fromRuns, pairedRatios } from './figures.ts';
+import { runMeasured } from './processes.ts';
+import { ROUNDS } from './sizes.ts';
 
 const BIN = fileURLToPath(new URL('../bin/responder.js', import.meta.url));
-const ROUNDS = 15;
-
-function seconds(args: string[]): number {
-  const started = performance.now();
-  const run = spawnSync(process.execPath, args, { stdio: 'ignore' });
-  if (run.status !== 0) throw new Error(`${args.join(' ')} exited ${run.status}`);
-  return (performance.now() - started) / 1000;
-}
-
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
 
 /**
- * How long `responder --help` takes next to a bare `node -e 0`, alternated in one run (machines
- * here are noisy): the built CLI loads only its command definitions until a command runs.
+ * How long `responder --help` and `responder list` take as whole processes, next to a bare
+ * `node -e 0`, alternated round by round (machines here are noisy). The CLI is built first, as
+ * `npm ci` builds it.
  */
-export function cliStartupBench(): Record<string, number | string> {
-  execFileSync(process.execPath, ['scripts/build-cli.mjs']);
+export async function cliStartupBench(): Promise<Figures> {
+  execFileSync('npm', ['run', '--silent', 'build'], { stdio: 'ignore' });
   const bare: number[] = [];
   const help: number[] = [];
+  const list: number[] = [];
+  const rss: number[] = [];
   for (let round = 0; round < ROUNDS; round++) {
-    bare.push(seconds(['-e', '0']));
-    help.push(seconds([BIN, '--help']));
+    bare.push((await runMeasured(process.execPath, ['-e', '0'])).seconds);
+    help.push((await runMeasured(process.execPath, [BIN, '--help'])).seconds);
+    const listed = await runMeasured(process.execPath, [BIN, 'list'], { peakRss: true });
+    list.push(listed.seconds);
+    rss.push(listed.maxRssMiB ?? Number.NaN);
   }
   return {
-    'node -e 0 (median s)': Number(median(bare).toFixed(3)),
-    'responder --help (median s)': Number(median(help).toFixed(3)),
-    'responder --help / node -e 0 (target: answers in < 0.5 s)': Number(
-      (median(help) / median(bare)).toFixed(2),
-    ),
+    'node -e 0 (s)': fromRuns(bare, 3),
+    'responder --help (s)': fromRuns(help, 3, { atMost: 0.5 }),
+    'responder --help / node -e 0': fromRuns(pairedRatios(help, bare), 2),
+    'responder list (s)': fromRuns(list, 3),
+    'responder list: peak RSS (MiB)': fromRuns(rss, 0),
   };
 }

@@ -1,5 +1,6 @@
 // A bench child: the worker's code, bundled as the deploy bundles it, measured in its own process
-// (its peak RSS is the worker's, not the simulator's). Prints one JSON line.
+// (its peak RSS and CPU are the worker's, not the simulator's). Prints one JSON line: the run's
+// wall time and CPU time (from the first request on), the process's peak RSS, and the verdict.
 import { readFileSync } from 'node:fs';
 import { CoreV1Api, KubeConfig } from '@kubernetes/client-node';
 import { cgroupRootHooks } from '../runbooks/cgroup-root-hooks/index.ts';
@@ -15,6 +16,7 @@ const kc = new KubeConfig();
 kc.loadFromString(readFileSync(kubeconfigPath as string, 'utf8'));
 const access = clusterAccess(kc, { name: 'bench', requestTimeoutMs: 120_000 });
 const started = performance.now();
+const cpuBefore = process.cpuUsage();
 let verdict = '';
 if (mode === 'client-node-pods') {
   // client-node's typed API, paged as the facade pages: every pod becomes a model object.
@@ -51,7 +53,13 @@ if (mode === 'client-node-pods') {
   });
   verdict = report.verdict;
 }
+const cpu = process.cpuUsage(cpuBefore);
 process.stdout.write(
-  `${JSON.stringify({ seconds: (performance.now() - started) / 1000, maxRssMiB: process.resourceUsage().maxRSS / 1024, verdict })}\n`,
+  `${JSON.stringify({
+    seconds: (performance.now() - started) / 1000,
+    cpuSeconds: (cpu.user + cpu.system) / 1e6,
+    maxRssMiB: process.resourceUsage().maxRSS / 1024,
+    verdict,
+  })}\n`,
 );
 process.exit(0);

@@ -1,51 +1,16 @@
-import { execFile } from 'node:child_process';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
+import { fileURLToPath } from 'node:url';
 import { R } from '../sim/cluster.ts';
 import { startSim } from '../sim/index.ts';
-import { buildCluster } from '../sim/scenarios/index.ts';
-import { bundleLikeTheDeploy } from './bundle-like-deploy.ts';
-import type { Figures } from './figures.ts';
+import { type FanOutRuns, fanOutFigures, fanOutRuns } from './fan-out.ts';
+import { type Figures, fromRuns, pairedRatios } from './figures.ts';
+import { brokenCluster, healthyCluster } from './scale-clusters.ts';
+import { NODES, ROUNDS } from './sizes.ts';
+import { bundleWorkerChild, type ClientRun, clientsOf } from './worker-runs.ts';
 
-const NODES = 5_000;
-const EXEC_LATENCY_MS = 50;
-/** The engine's default fan-out (DEFAULT_LIMITS.concurrency). */
-const CONCURRENCY = 16;
-
-interface ChildResult {
-  seconds: number;
-  maxRssMiB: number;
-  verdict: string;
-}
-
-/** The worker's code as the deploy bundles it (ESM, minified), in a folder of its own. */
-async function bundleChild(): Promise<string> {
-  mkdirSync(join(process.cwd(), 'cdk.out'), { recursive: true });
-  const outfile = join(mkdtempSync(join(process.cwd(), 'cdk.out', 'bench-')), 'worker.mjs');
-  await bundleLikeTheDeploy('bench/worker-child.ts', outfile);
-  return outfile;
-}
-
-/** Runs the child without blocking this process: the simulator it talks to lives here. */
-async function runChild(bundle: string, mode: string, kubeconfig: string): Promise<ChildResult> {
-  try {
-    const { stdout } = await promisify(execFile)(process.execPath, [bundle, mode, kubeconfig], {
-      encoding: 'utf8',
-      maxBuffer: 1 << 20,
-    });
-    return JSON.parse(stdout.trim().split('\n').pop() ?? '{}') as ChildResult;
-  } catch (error) {
-    const stderr = String((error as { stderr?: string }).stderr ?? error);
-    throw new Error(
-      `bench child ${mode} failed: ${stderr
-        .split('\n')
-        .filter((line) => line.length < 300)
-        .join('\n')}`,
-    );
-  }
-}
+const BIN = fileURLToPath(new URL('../bin/responder.js', import.meta.url));
 
 /**
  * Collects what earlier measurements left in this process (npm run bench exposes gc), so the
@@ -53,74 +18,154 @@ async function runChild(bundle: string, mode: string, kubeconfig: string): Promi
  */
 const settle = () => (globalThis as { gc?: () => void }).gc?.();
 
-/** Interleaved rounds of the scan and the plain GET; each figure is their median. */
-const ROUNDS = 5;
-
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
+const secondsOf = (runs: readonly ClientRun[]) => runs.map((run) => run.seconds);
+const rssOf = (runs: readonly { maxRssMiB: number }[]) => runs.map((run) => run.maxRssMiB);
 
 /**
- * The worker at 5,000 nodes, in its own process, against the simulator in this one: the
- * unmanaged-pods scan beside a plain paged GET of the same lists, and the cgroup check's fan-out
- * over 5,000 agents whose every exec takes 50 ms, beside the ideal (agents × latency / concurrency).
+ * The scan beside a plain paged GET of the same lists, interleaved round by round. The limits hold
+ * on the healthy cluster, where the scan reads what the GET reads; on a broken one it also lists
+ * the agents and the nodes.
  */
-export async function workerScaleBench(): Promise<Figures> {
-  const bundle = await bundleChild();
-  const dir = mkdtempSync(join(tmpdir(), 'bench-worker-'));
-  const cluster = buildCluster(['scale'], { nodes: NODES, podsPerNode: 30 });
+async function scanFigures(
+  clients: ReturnType<typeof clientsOf>,
+  bundle: string,
+  options: { limits: boolean },
+): Promise<{ figures: Figures; scan: ClientRun[] }> {
+  const plain: ClientRun[] = [];
+  const scan: ClientRun[] = [];
+  settle();
+  for (let round = 0; round < ROUNDS; round++) {
+    plain.push(await clients.worker(bundle, 'plain'));
+    scan.push(await clients.worker(bundle, 'scan'));
+  }
+  return {
+    scan,
+    figures: {
+      'unmanaged scan (s)': fromRuns(secondsOf(scan), 1),
+      'plain paged GET of the same lists (s)': fromRuns(secondsOf(plain), 1),
+      'unmanaged scan / plain paged GET': fromRuns(
+        pairedRatios(secondsOf(scan), secondsOf(plain)),
+        2,
+        options.limits ? { atMost: 1.1 } : {},
+      ),
+      'unmanaged scan peak RSS of the bundled worker (MiB)': fromRuns(
+        rssOf(scan),
+        0,
+        options.limits ? { atMost: 256 } : {},
+      ),
+      'unmanaged scan verdicts': [...new Set(scan.map((run) => run.verdict))].join(', '),
+    },
+  };
+}
+
+/**
+ * `responder run unmanaged-pods` as a user starts it (node bin/responder.js, the built CLI, local
+ * state on), beside the bundled worker's scan on the same cluster, round by round.
+ */
+async function cliFigures(clients: ReturnType<typeof clientsOf>, bundle: string): Promise<Figures> {
+  const stateDir = mkdtempSync(join(tmpdir(), 'bench-cli-state-'));
+  const env = { ...process.env, RESPONDER_STATE_DIR: stateDir, NO_COLOR: '1' };
+  const cli: Awaited<ReturnType<typeof clients.process>>[] = [];
+  const worker: ClientRun[] = [];
+  settle();
+  for (let round = 0; round < ROUNDS; round++) {
+    worker.push(await clients.worker(bundle, 'scan'));
+    cli.push(
+      await clients.process(
+        process.execPath,
+        [BIN, 'run', 'unmanaged-pods', '--kubeconfig', clients.kubeconfig, '-o', 'json'],
+        { env, exitCodes: [0, 1] },
+      ),
+    );
+  }
+  const first = (runs: readonly { firstRequestSeconds: number }[]) => runs.map((r) => r.firstRequestSeconds);
+  return {
+    'responder run unmanaged-pods: first request after start (s)': fromRuns(first(cli), 2, { atMost: 0.5 }),
+    'bundled worker: first request after start (s)': fromRuns(first(worker), 2),
+    'responder run unmanaged-pods: start to exit (s)': fromRuns(
+      cli.map((run) => run.seconds),
+      1,
+    ),
+    'responder run unmanaged-pods: peak RSS (MiB)': fromRuns(rssOf(cli), 0),
+    'responder run / bundled worker, peak RSS': fromRuns(pairedRatios(rssOf(cli), rssOf(worker)), 2, {
+      atMost: 1.1,
+    }),
+    'responder run / bundled worker, wall time': fromRuns(
+      pairedRatios(
+        cli.map((run) => run.seconds),
+        secondsOf(worker),
+      ),
+      2,
+    ),
+  };
+}
+
+/** client-node's typed CoreV1Api beside the facade, listing the same pods the same way. */
+async function clientNodeFigures(clients: ReturnType<typeof clientsOf>, bundle: string): Promise<Figures> {
+  const facade: ClientRun[] = [];
+  const clientNode: ClientRun[] = [];
+  for (let round = 0; round < ROUNDS; round++) {
+    facade.push(await clients.worker(bundle, 'facade-pods'));
+    clientNode.push(await clients.worker(bundle, 'client-node-pods'));
+  }
+  return {
+    'pods listed via client-node CoreV1Api / via the facade (time)': fromRuns(
+      pairedRatios(secondsOf(clientNode), secondsOf(facade)),
+      2,
+    ),
+    'pods listed via client-node CoreV1Api / via the facade (peak RSS)': fromRuns(
+      pairedRatios(rssOf(clientNode), rssOf(facade)),
+      2,
+    ),
+  };
+}
+
+/**
+ * The worker at BENCH_NODES nodes (5,000 unless set), every client in its own process, against
+ * the simulator in this one.
+ * The healthy cluster: the scan beside a plain paged GET, the CLI as a whole process beside the
+ * bundled worker, client-node beside the facade, and the cgroup check's fan-out, also inside the
+ * CPU share of a 1,024 MB and a 1,769 MB Lambda.
+ */
+export async function healthyWorkerBench(): Promise<Figures> {
+  const bundle = await bundleWorkerChild();
+  const cluster = healthyCluster(NODES);
   const sim = await startSim({ cluster, controllers: false });
-  const kubeconfig = join(dir, 'kubeconfig');
-  writeFileSync(kubeconfig, sim.kubeconfig());
   try {
-    const plain: ChildResult[] = [];
-    const scan: ChildResult[] = [];
-    settle();
-    for (let round = 0; round < ROUNDS; round++) {
-      plain.push(await runChild(bundle, 'plain', kubeconfig));
-      scan.push(await runChild(bundle, 'scan', kubeconfig));
-    }
-    const viaFacade: ChildResult[] = [];
-    const viaClientNode: ChildResult[] = [];
-    for (let round = 0; round < 3; round++) {
-      viaFacade.push(await runChild(bundle, 'facade-pods', kubeconfig));
-      viaClientNode.push(await runChild(bundle, 'client-node-pods', kubeconfig));
-    }
-    settle();
-    sim.faults.set('exec', { latencyMs: EXEC_LATENCY_MS });
-    const fanOut = await runChild(bundle, 'fanout', kubeconfig);
-    const ideal = (NODES * EXEC_LATENCY_MS) / 1000 / CONCURRENCY;
-    const scanSeconds = median(scan.map((r) => r.seconds));
-    const plainSeconds = median(plain.map((r) => r.seconds));
-    return {
+    const clients = clientsOf(sim);
+    const scan = await scanFigures(clients, bundle, { limits: true });
+    const figures: Figures = {
       'pods / CEPs': `${cluster.store.count(R.pods)} / ${cluster.store.count(R.ciliumendpoints)}`,
-      'unmanaged scan (s)': Number(scanSeconds.toFixed(1)),
-      'plain paged GET of the same lists (s)': Number(plainSeconds.toFixed(1)),
-      'unmanaged scan / plain paged GET': {
-        value: Number((scanSeconds / plainSeconds).toFixed(2)),
-        atMost: 1.1,
-      },
-      'unmanaged scan peak RSS of the bundled worker (MiB)': {
-        value: Math.round(Math.max(...scan.map((r) => r.maxRssMiB))),
-        atMost: 256,
-      },
-      'pods listed via client-node CoreV1Api / via the facade (time)': Number(
-        (median(viaClientNode.map((r) => r.seconds)) / median(viaFacade.map((r) => r.seconds))).toFixed(2),
-      ),
-      'pods listed via client-node CoreV1Api / via the facade (peak RSS)': Number(
-        (
-          Math.max(...viaClientNode.map((r) => r.maxRssMiB)) / Math.max(...viaFacade.map((r) => r.maxRssMiB))
-        ).toFixed(2),
-      ),
-      [`cgroup fan-out over ${NODES} agents at ${EXEC_LATENCY_MS} ms per exec (s)`]: Number(
-        fanOut.seconds.toFixed(1),
-      ),
-      'cgroup fan-out / ideal (agents x latency / concurrency)': {
-        value: Number((fanOut.seconds / ideal).toFixed(2)),
-        atMost: 1.3,
-      },
-      'cgroup fan-out peak RSS of the bundled worker (MiB)': {
-        value: Math.round(fanOut.maxRssMiB),
-        atMost: 300,
-      },
+      ...scan.figures,
+      ...(await cliFigures(clients, bundle)),
+      ...(await clientNodeFigures(clients, bundle)),
+    };
+    settle();
+    const fanOut: FanOutRuns = await fanOutRuns(sim, clients, bundle, [undefined, 1024, 1769]);
+    return { ...figures, ...fanOutFigures(fanOut, { limits: true }) };
+  } finally {
+    await sim.close();
+  }
+}
+
+/**
+ * The same worker on a cluster with the incidents on 1% of its nodes each, so the scan lists the
+ * agents and the nodes, and the cgroup check walks the tree where the hooks are gone.
+ */
+export async function brokenWorkerBench(): Promise<Figures> {
+  const bundle = await bundleWorkerChild();
+  const broken = brokenCluster(NODES);
+  const sim = await startSim({ cluster: broken.cluster, controllers: false });
+  try {
+    const clients = clientsOf(sim);
+    const { figures } = await scanFigures(clients, bundle, { limits: false });
+    settle();
+    const fanOut = await fanOutRuns(sim, clients, bundle, [undefined]);
+    return {
+      'pods / CEPs': `${broken.cluster.store.count(R.pods)} / ${broken.cluster.store.count(R.ciliumendpoints)}`,
+      'incidents (unmanaged pods / agents with hooks on their container / agents whose root lost them)': `${broken.unmanagedPods} / ${broken.hooksOnContainer} / ${broken.hooksGone}`,
+      ...figures,
+      ...fanOutFigures(fanOut, { limits: false }),
     };
   } finally {
     await sim.close();

@@ -207,7 +207,8 @@ export class CiliumResponder extends Construct {
     this.alarm = fn('Alarm', { memorySize: 256, timeout: Duration.seconds(30), reservedConcurrency: 0 });
     this.sweep = fn('Sweep', { memorySize: 256, timeout: Duration.seconds(30), reservedConcurrency: 0 });
     this.worker = fn('Worker', {
-      memorySize: 1024,
+      // One full vCPU: the cgroup check's fan-out is CPU-bound at about 1.0-1.4 CPUs (README, Sizing the worker).
+      memorySize: 1769,
       timeout: WORKER_TIMEOUT,
       // So an alert storm cannot take the account's concurrency.
       reservedConcurrency: deploy.reservedConcurrency.worker,

@@ -1,4 +1,4 @@
-import { type Sim, startSim } from '../sim/index.ts';
+import type { Sim } from '../sim/index.ts';
 import type { ScenarioOptions } from '../sim/scenarios/index.ts';
 import { connect } from '../src/cluster/connect.ts';
 import type { ClusterAccess } from '../src/cluster/types.ts';
@@ -32,12 +32,15 @@ export function clusterConnector(
   function simFor(cluster: ClusterConfig, scenarios: string[]): Promise<Sim> {
     let sim = starting.get(cluster.name);
     if (!sim) {
-      sim = startSim({ scenarios, ...(options.scenario ? { scenario: options.scenario } : {}) }).then(
-        (started) => {
+      // Loaded here: a run on a real cluster never carries the simulator.
+      sim = import('../sim/index.ts')
+        .then(({ startSim }) =>
+          startSim({ scenarios, ...(options.scenario ? { scenario: options.scenario } : {}) }),
+        )
+        .then((started) => {
           sims.set(cluster.name, started);
           return started;
-        },
-      );
+        });
       starting.set(cluster.name, sim);
       // A sim that failed to start is not kept: the next job tries again.
       sim.catch(() => starting.delete(cluster.name));

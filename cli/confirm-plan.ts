@@ -6,7 +6,7 @@ import type { Report } from '../src/engine/types.ts';
 import type { StateStore } from '../src/store/types.ts';
 import type { Trigger } from '../src/triggers/types.ts';
 import type { ClusterConnector } from './cluster-connector.ts';
-import type { OutputFormat } from './format/output.ts';
+import type { OutputFormat, RunOutput } from './format/output.ts';
 import { localPorts, localUser } from './local-app.ts';
 import { type LocalRunOutput, runLocally } from './local-run.ts';
 
@@ -37,12 +37,31 @@ export interface PlanDecision {
  * applies exactly that plan (re-checked against the cluster: uids, still eligible, the brake), as
  * an approval from the person at the terminal. Anything else, or no terminal, applies nothing.
  */
+export interface ConfirmContext {
+  config: ResponderConfig;
+  store: StateStore;
+  clusters: ClusterConnector;
+  output: OutputFormat;
+  /** How the applied run's reports are printed (the output format's, otherwise). */
+  print?: (output: RunOutput) => string;
+}
+
+/**
+ * The writes a "yes" applies: those the plan may make. One a budget, a cap or the brake blocked
+ * is not among them: it is shown, not asked about, and the confirmed run does not try it.
+ */
+export function actionable(report: Report): string[] {
+  return report.steps.flatMap((step) =>
+    step.done.filter((d) => d.outcome === 'planned').map((d) => actionKey(d.action, d.target)),
+  );
+}
+
 export async function confirmPlan(
   report: Report,
   ask: Ask | undefined,
-  context: { config: ResponderConfig; store: StateStore; clusters: ClusterConnector; output: OutputFormat },
+  context: ConfirmContext,
 ): Promise<PlanDecision> {
-  const plan = report.steps.flatMap((step) => step.plan.map((p) => actionKey(p.action, p.target)));
+  const plan = actionable(report);
   if (report.verdict !== 'needs-approval' || plan.length === 0)
     return { applied: false, message: 'nothing waits for approval' };
   if (!ask)
@@ -50,8 +69,10 @@ export async function confirmPlan(
       applied: false,
       message: `not applied: approve mode asks on a terminal, and there is none (use --mode auto to act within limits)`,
     };
+  const blocked = report.steps.flatMap((step) => step.done).filter((d) => d.outcome === 'blocked').length;
+  const besides = blocked > 0 ? ` (${blocked} blocked: not asked, not tried)` : '';
   const answer = await ask(
-    `Apply these ${plan.length} ${plan.length === 1 ? 'action' : 'actions'} to ${report.cluster}? Only "yes" applies them: `,
+    `Apply these ${plan.length} ${plan.length === 1 ? 'action' : 'actions'} to ${report.cluster}${besides}? Only "yes" applies them: `,
   );
   const decision = answer.trim() === 'yes' ? 'approve' : 'reject';
   const at = new Date().toISOString();
@@ -74,6 +95,7 @@ export async function confirmPlan(
   const output = await runLocally(trigger, context.config, context.store, {
     clusters: context.clusters,
     output: context.output,
+    ...(context.print ? { print: context.print } : {}),
   });
   return { applied: true, output, message: 'applied the confirmed plan' };
 }

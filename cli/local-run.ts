@@ -6,20 +6,28 @@ import { exitCodeOf } from '../src/engine/verdict.ts';
 import type { StateStore } from '../src/store/types.ts';
 import type { Trigger } from '../src/triggers/types.ts';
 import { type ClusterConnector, clusterConnector } from './cluster-connector.ts';
-import { formatReports, type OutputFormat } from './format/output.ts';
+import {
+  errorLines,
+  formatRunOutput,
+  type OutputFormat,
+  type RunError,
+  type RunOutput,
+} from './format/output.ts';
 import { progressLine } from './format/progress.ts';
 import { localPorts } from './local-app.ts';
 
-export interface LocalRunOutput {
-  reports: Report[];
+export interface LocalRunOutput extends RunOutput {
   exitCode: number;
 }
 
 /** What a job that ran no report came to, in one line a person can act on. */
-function noReport(result: InProcessResult): string {
-  if (result.error) return `${result.job.runbook} on ${result.job.cluster}: failed: ${result.error.message}`;
-  const { record } = result;
-  return `${record.runbook} on ${record.cluster}: ${record.status}${record.error ? `: ${record.error}` : ''}`;
+function noReport(result: InProcessResult): RunError {
+  if (result.error) {
+    const { runbook, cluster } = result.job;
+    return { runbook, cluster, message: `failed: ${result.error.message}` };
+  }
+  const { runbook, cluster, status, error } = result.record;
+  return { runbook, cluster, message: `${status}${error ? `: ${error}` : ''}` };
 }
 
 /**
@@ -36,7 +44,7 @@ export async function runLocally(
     clusters?: ClusterConnector;
     summary?: boolean;
     /** How to print the reports (the demo's compact form); the output format's otherwise. */
-    print?: (reports: readonly Report[]) => string;
+    print?: (output: RunOutput) => string;
   } = {},
 ): Promise<LocalRunOutput> {
   // A connector the caller passes outlives this run (the demo's one simulated cluster).
@@ -58,21 +66,24 @@ export async function runLocally(
   const why = [...dispatched.refused, ...dispatched.skipped];
   if (results.length === 0) throw new Error(why.join('; ') || 'nothing to run');
   const reports: Report[] = [];
+  const errors: RunError[] = [];
   let exitCode = 0;
   for (const result of results) {
     const report = result.error ? undefined : (result.report ?? result.record.report);
     if (!report) {
-      process.stderr.write(`${noReport(result)}\n`);
+      errors.push(noReport(result));
       exitCode = 2;
       continue;
     }
     reports.push(report);
     exitCode = Math.max(exitCode, exitCodeOf(report.verdict));
   }
+  process.stderr.write(errorLines(errors));
+  const output = { reports, errors };
   process.stdout.write(
     options.print
-      ? options.print(reports)
-      : formatReports(reports, options.output ?? 'table', options.summary !== false),
+      ? options.print(output)
+      : formatRunOutput(output, options.output ?? 'table', options.summary !== false),
   );
-  return { reports, exitCode };
+  return { ...output, exitCode };
 }

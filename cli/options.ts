@@ -9,6 +9,13 @@ export function parsePort(text: string): number {
   return port;
 }
 
+export function parseCount(text: string): number {
+  const count = Number(text);
+  if (!Number.isInteger(count) || count < 1)
+    throw new InvalidArgumentError('expected a whole number, 1 or more');
+  return count;
+}
+
 export function parseScenarios(text: string): string[] {
   return text
     .split(',')

@@ -87,7 +87,10 @@ export async function demoAction(setExitCode: (code: number) => void) {
         mode,
         actor: localUser(),
       };
-      const run = await runLocally(trigger, config, store, { clusters, print: compactReports });
+      const run = await runLocally(trigger, config, store, {
+        clusters,
+        print: ({ reports }) => compactReports(reports),
+      });
       reports.push(...run.reports);
     }
     const kubeconfig = clusters.simKubeconfig('sim');

@@ -1,34 +1,40 @@
+import { stringify } from 'yaml';
 import type { RunRecord } from '../../src/store/types.ts';
+import type { OutputFormat } from '../format/output.ts';
 import { table } from '../format/report.ts';
 import { withLocalApp } from '../local-operator.ts';
 import { callServer } from '../server-client.ts';
 
 export interface HistoryOptions {
   cluster?: string;
-  json?: boolean;
+  output: OutputFormat;
+  limit: number;
   server?: string;
   token?: string;
   config?: string;
 }
 
 async function runsOf(options: HistoryOptions): Promise<RunRecord[]> {
+  const query = { ...(options.cluster ? { cluster: options.cluster } : {}), limit: options.limit };
   if (options.server) {
-    const query = options.cluster ? `?cluster=${encodeURIComponent(options.cluster)}` : '';
-    return (await callServer<{ runs: RunRecord[] }>({ ...options, server: options.server }, `/runs${query}`))
-      .runs;
+    const search = new URLSearchParams({ ...query, limit: String(query.limit) });
+    return (
+      await callServer<{ runs: RunRecord[] }>({ ...options, server: options.server }, `/runs?${search}`)
+    ).runs;
   }
-  return withLocalApp(options.config, (app) =>
-    app.history({ ...(options.cluster ? { cluster: options.cluster } : {}), limit: 50 }),
-  );
+  return withLocalApp(options.config, (app) => app.history(query));
 }
 
-/** The command's work, loaded only when it runs. */
-export async function historyAction(options: HistoryOptions) {
-  const runs = await runsOf(options);
-  if (options.json) {
-    process.stdout.write(`${JSON.stringify(runs, null, 2)}\n`);
-    return;
-  }
+/** Why the run was started (alerts, a schedule, an approval) or, when it ended badly, why it did. */
+function why(run: RunRecord): string {
+  if (run.error) return run.error;
+  if (run.verdict === 'failed' && run.summary) return run.summary.diagnosis;
+  // A run from the terminal was started by the person in BY: nothing more to say.
+  return run.reason === run.source ? '-' : run.reason;
+}
+
+function historyTable(runs: readonly RunRecord[]): string {
+  if (runs.length === 0) return 'no runs yet\n';
   const rows = runs.map((r) => [
     r.queuedAt,
     r.cluster,
@@ -38,7 +44,7 @@ export async function historyAction(options: HistoryOptions) {
     r.verdict ?? r.status,
     r.summary ? `${r.summary.found}/${r.summary.fixed}/${r.summary.open}` : '-',
     String(r.actions.filter((a) => a.includes(': done')).length),
-    r.reason,
+    why(r),
   ]);
   const header = [
     'QUEUED',
@@ -51,5 +57,14 @@ export async function historyAction(options: HistoryOptions) {
     'WRITES',
     'WHY',
   ];
-  process.stdout.write(`${runs.length === 0 ? 'no runs yet' : table([header, ...rows]).join('\n')}\n`);
+  return `${table([header, ...rows], 160).join('\n')}\n`;
+}
+
+/** The command's work, loaded only when it runs. JSON and YAML: the records, newest first, as a list. */
+export async function historyAction(options: HistoryOptions) {
+  // The full reports stay out: `run -o json` prints those; the record says what a list needs.
+  const runs = (await runsOf(options)).map(({ report: _report, ...record }) => record);
+  if (options.output === 'json') process.stdout.write(`${JSON.stringify(runs, null, 2)}\n`);
+  else if (options.output === 'yaml') process.stdout.write(stringify(runs));
+  else process.stdout.write(historyTable(runs));
 }

@@ -1,11 +1,15 @@
 import { randomUUID } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
 import { KubeConfig } from '@kubernetes/client-node';
 import type { Mode } from '../../src/engine/types.ts';
 import { paramsFromPairs } from '../../src/params/merge.ts';
+import type { StateStore } from '../../src/store/types.ts';
 import type { Trigger } from '../../src/triggers/types.ts';
 import { clusterConnector } from '../cluster-connector.ts';
-import { confirmPlan, terminalAsk } from '../confirm-plan.ts';
-import type { OutputFormat } from '../format/output.ts';
+import { type ConfirmContext, confirmPlan, terminalAsk } from '../confirm-plan.ts';
+import { formatRunOutput, type OutputFormat, type RunOutput } from '../format/output.ts';
 import { localConfig, localUser, withCluster } from '../local-app.ts';
 import { runLocally } from '../local-run.ts';
 import { openState } from '../state-option.ts';
@@ -45,15 +49,28 @@ function clusterNameOf(path: string | undefined, context: string | undefined): s
   return name || 'kubeconfig';
 }
 
+/**
+ * The kubeconfig kubectl would use with no flags: $KUBECONFIG, else ~/.kube/config if it exists.
+ * `''` means that default; undefined means there is none.
+ */
+function defaultKubeconfig(): '' | undefined {
+  if (process.env.KUBECONFIG) return '';
+  return existsSync(join(homedir(), '.kube', 'config')) ? '' : undefined;
+}
+
+const CHOOSE_ONE =
+  'choose one cluster: --sim <scenario>, --kubeconfig <path> [--context <name>], --context <name> or --cluster <name>';
+
 /** The config with the cluster the options name, and that cluster's name. */
-async function target(options: RunOptions) {
+async function target(options: RunOptions, store: StateStore) {
   // --context alone means the default kubeconfig, as with kubectl.
-  const kubeconfig = options.kubeconfig ?? (options.context ? '' : undefined);
-  const chosen = [options.sim, kubeconfig, options.cluster].filter((o) => o !== undefined).length;
-  if (chosen !== 1)
-    throw new Error(
-      'choose one cluster: --sim <scenario>, --kubeconfig <path> [--context <name>], --context <name> or --cluster <name>',
-    );
+  const named = options.kubeconfig ?? (options.context ? '' : undefined);
+  const chosen = [options.sim, named, options.cluster].filter((o) => o !== undefined).length;
+  if (chosen > 1) throw new Error(CHOOSE_ONE);
+  // Nothing named: the current context of $KUBECONFIG (or ~/.kube/config), as kubectl does.
+  const kubeconfig = chosen === 0 ? defaultKubeconfig() : named;
+  if (chosen === 0 && kubeconfig === undefined)
+    throw new Error(`${CHOOSE_ONE} (no $KUBECONFIG and no ~/.kube/config to default to)`);
   const config = await localConfig(options.config);
   const namespace = options.ciliumNamespace ? { ciliumNamespace: options.ciliumNamespace } : {};
   if (options.sim)
@@ -75,47 +92,87 @@ async function target(options: RunOptions) {
       `--cluster ${cluster} needs a config file: pass --config, set RESPONDER_CONFIG, or copy responder.config.example.yaml to responder.config.yaml`,
     );
   const configured = config.clusters.find((c) => c.name === cluster);
-  if (!configured)
-    throw new Error(
-      `no cluster "${cluster}" in the config; known: ${config.clusters.map((c) => c.name).join(', ')}`,
-    );
+  if (!configured) throw new Error(await unknownCluster(cluster, config.clusters, store));
   if (!options.ciliumNamespace) return { config, cluster };
   return { config: withCluster(config, { ...configured, ...namespace }), cluster };
 }
 
+/** Which clusters there are: the config's, and those in the run history (reached with --kubeconfig or --sim). */
+async function unknownCluster(cluster: string, configured: readonly { name: string }[], store: StateStore) {
+  const known = configured.map((c) => c.name);
+  const history = [...new Set((await store.runs.list({ limit: 200 })).map((run) => run.cluster))].filter(
+    (name) => !known.includes(name),
+  );
+  const inHistory =
+    history.length > 0
+      ? `; in the run history (run with --kubeconfig/--context or --sim): ${history.join(', ')}`
+      : '';
+  return `no cluster "${cluster}" in the config; known: ${known.join(', ') || 'none'}${inHistory}`;
+}
+
 /** `responder run`'s work, loaded only when it runs. */
 export async function runAction(runbook: string, options: RunOptions, setExitCode: (code: number) => void) {
-  const { config, cluster } = await target(options);
-  const trigger: Trigger = {
-    source: 'cli',
-    receivedAt: new Date().toISOString(),
-    deliveryKey: `cli:${randomUUID()}`,
-    alerts: [],
-    cluster,
-    runbook,
-    mode: options.mode,
-    params: paramsFromPairs(options.set),
-    actor: localUser(),
-  };
+  try {
+    setExitCode(await run(runbook, options));
+  } catch (error) {
+    // A run that could not start still prints the one shape scripts read; the reason goes to stderr too.
+    if (options.output !== 'table') {
+      const message = error instanceof Error ? error.message : String(error);
+      process.stdout.write(formatRunOutput({ reports: [], errors: [{ runbook, message }] }, options.output));
+    }
+    throw error;
+  }
+}
+
+async function run(runbook: string, options: RunOptions): Promise<number> {
+  const state = await openState(options);
   const clusters = clusterConnector(
     options.requestTimeout ? { requestTimeoutMs: options.requestTimeout * 1000 } : {},
   );
-  const state = await openState(options);
   try {
+    const { config, cluster } = await target(options, state.store);
+    const trigger: Trigger = {
+      source: 'cli',
+      receivedAt: new Date().toISOString(),
+      deliveryKey: `cli:${randomUUID()}`,
+      alerts: [],
+      cluster,
+      runbook,
+      mode: options.mode,
+      params: paramsFromPairs(options.set),
+      actor: localUser(),
+    };
     const context = { config, store: state.store, clusters, output: options.output };
-    const planned = await runLocally(trigger, config, state.store, context);
-    let exitCode = planned.exitCode;
-    if (options.mode === 'approve') {
-      const ask = terminalAsk();
-      for (const report of planned.reports.filter((r) => r.verdict === 'needs-approval')) {
-        const decision = await confirmPlan(report, ask, context);
-        process.stderr.write(`${report.runbook}: ${decision.message}\n`);
-        if (decision.output) exitCode = decision.output.exitCode;
-      }
-    }
-    setExitCode(exitCode);
+    if (options.mode !== 'approve') return (await runLocally(trigger, config, state.store, context)).exitCode;
+    return await runApproved(trigger, context);
   } finally {
     await clusters.close();
     await state.close();
   }
+}
+
+/**
+ * `--mode approve`: the plan, the question, and the confirmed plan applied. For scripts, the
+ * reports of both runs come out as one -o json/yaml object at the end; a person reads the plan
+ * (as tables, on stderr) before answering.
+ */
+async function runApproved(trigger: Trigger, context: ConfirmContext): Promise<number> {
+  const table = context.output === 'table';
+  const shown: RunOutput = { reports: [], errors: [] };
+  const collect = (output: RunOutput) => {
+    shown.reports.push(...output.reports);
+    shown.errors.push(...output.errors);
+    if (!table) process.stderr.write(formatRunOutput(output, 'table'));
+    return table ? formatRunOutput(output, 'table') : '';
+  };
+  const planned = await runLocally(trigger, context.config, context.store, { ...context, print: collect });
+  let exitCode = planned.exitCode;
+  const ask = terminalAsk();
+  for (const report of planned.reports.filter((r) => r.verdict === 'needs-approval')) {
+    const decision = await confirmPlan(report, ask, { ...context, print: collect });
+    process.stderr.write(`${report.runbook}: ${decision.message}\n`);
+    if (decision.output) exitCode = decision.output.exitCode;
+  }
+  if (!table) process.stdout.write(formatRunOutput(shown, context.output));
+  return exitCode;
 }

@@ -9,5 +9,11 @@ import { Command } from 'commander';
 export function demoCommand(setExitCode: (code: number) => void): Command {
   return new Command('demo')
     .description('run every runbook against a simulated cluster with all four incidents (dry-run, then auto)')
-    .action(async () => (await import('../actions/demo.ts')).demoAction(setExitCode));
+    .action(async () => {
+      // Said before the demo's code loads and its cluster starts, so the wait is never silent.
+      process.stdout.write(
+        'Cilium Responder demo: starting a simulated EKS cluster with all four Cilium incidents...\n',
+      );
+      await (await import('../actions/demo.ts')).demoAction(setExitCode);
+    });
 }

@@ -33,9 +33,11 @@ Exit codes: 0 healthy or remediated, 1 problems remain, 2 the run failed or coul
  * local state) and an audit record (`responder history`).
  */
 export function runCommand(setExitCode: (code: number) => void): Command {
-  return new Command('run')
+  const command: Command = new Command('run')
     .description('run a runbook (or all) against a cluster; dry-run unless --mode auto')
-    .argument('<runbook>', `a runbook id or "all" (${RUNBOOK_IDS.join(', ')})`, runbookNamed)
+    // Our own --help: with a runbook named, it lists that runbook's params too.
+    .helpOption(false)
+    .argument('[runbook]', `a runbook id or "all" (${RUNBOOK_IDS.join(', ')})`, runbookNamed)
     .option('--sim <scenario>', 'an in-process simulated cluster with these scenarios', parseScenarios)
     .option(
       '--kubeconfig <path>',
@@ -65,8 +67,17 @@ export function runCommand(setExitCode: (code: number) => void): Command {
     .addOption(new Option('--json', 'the same as -o json').implies({ output: 'json' }))
     .option('--request-timeout <seconds>', 'per Kubernetes API request (default: 10)', seconds)
     .option('--no-state', STATE_HELP)
-    .addHelpText('after', EXAMPLES)
-    .action(async (runbook: string, options: RunOptions) =>
-      (await import('../actions/run.ts')).runAction(runbook, options, setExitCode),
-    );
+    .option('-h, --help', "this help; after a runbook, that runbook's params too")
+    .action(async (runbook: string | undefined, options: RunOptions & { help?: boolean }) => {
+      if (options.help) {
+        process.stdout.write(command.helpInformation());
+        if (runbook && runbook !== 'all')
+          process.stdout.write((await import('../actions/run-help.ts')).runbookParamsHelp(runbook));
+        process.stdout.write(`${EXAMPLES}\n`);
+        return;
+      }
+      if (!runbook) command.error("error: missing required argument 'runbook'", { exitCode: 2 });
+      await (await import('../actions/run.ts')).runAction(runbook as string, options, setExitCode);
+    });
+  return command;
 }

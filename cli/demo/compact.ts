@@ -2,6 +2,7 @@ import { actedOn } from '../../src/engine/open-findings.ts';
 import type { DoneAction, Finding, Report } from '../../src/engine/types.ts';
 import { summarize } from '../../src/report/summary.ts';
 import { STEP_MARK, table } from '../format/report.ts';
+import { CLI_WORDS } from '../format/words.ts';
 
 /** The demo's screen: every line fits in this many columns. */
 export const WIDTH = 100;
@@ -87,7 +88,7 @@ function actionLines(done: readonly DoneAction[], mode: Report['mode']): string[
  * and what stays open with the reason the responder leaves it.
  */
 export function compactReport(report: Report): string[] {
-  const summary = summarize(report);
+  const summary = summarize(report, CLI_WORDS);
   const open = summary.open.filter((f) => f.severity !== 'info');
   const done = report.steps.flatMap((s) => s.done);
   const acted = new Set(done.map((d) => d.target));
@@ -146,7 +147,7 @@ export function outcomeReason(report: Report): string {
   );
   if (skippedWrite && parts.length === 0) parts.push(shortNames(skippedWrite.summary));
   if (parts.length === 0 && !actedOn(report.steps)) {
-    const fix = summarize(report).open.find((f) => f.fix)?.fix;
+    const fix = summarize(report, CLI_WORDS).open.find((f) => f.fix)?.fix;
     parts.push(fix ? `no automatic fix; by hand: ${shortNames(fix)}` : 'no automatic fix');
   }
   return parts.join('; ');

@@ -5,11 +5,35 @@ import { formatReport, formatSummary } from './report.ts';
 export type OutputFormat = 'table' | 'json' | 'yaml';
 export const OUTPUT_FORMATS: readonly OutputFormat[] = ['table', 'json', 'yaml'];
 
-/** Reports as the person asked: readable tables, or JSON/YAML for scripts (one object for one report). */
-export function formatReports(reports: readonly Report[], format: OutputFormat, summary = true): string {
-  const data = reports.length === 1 ? reports[0] : reports;
-  if (format === 'json') return `${JSON.stringify(data, null, 2)}\n`;
-  if (format === 'yaml') return stringify(data);
+/** A run that ended with no report, or a command that could not start one. */
+export interface RunError {
+  runbook?: string;
+  cluster?: string;
+  message: string;
+}
+
+/**
+ * What `run` prints with -o json or -o yaml, whatever happened: one object, `reports` (one per
+ * runbook that ran, so one for a runbook and several for `all`) and `errors` (each run that ended
+ * without a report, or why the command started none). Scripts read one shape.
+ */
+export interface RunOutput {
+  reports: Report[];
+  errors: RunError[];
+}
+
+/** The errors as lines for stderr, where a person looks whatever the format. */
+export function errorLines(errors: readonly RunError[]): string {
+  return errors
+    .map((e) => `${e.runbook && e.cluster ? `${e.runbook} on ${e.cluster}: ` : ''}${e.message}\n`)
+    .join('');
+}
+
+/** For stdout, as the person asked: readable tables, or the one JSON/YAML object for scripts. */
+export function formatRunOutput(output: RunOutput, format: OutputFormat, summary = true): string {
+  if (format === 'json') return `${JSON.stringify(output, null, 2)}\n`;
+  if (format === 'yaml') return stringify(output);
+  const { reports } = output;
   const text = reports.map((report) => `${formatReport(report)}\n`).join('');
   return summary && reports.length > 1 ? `${text}${formatSummary(reports)}\n` : text;
 }

@@ -1,6 +1,7 @@
 import { countsText } from '../../src/chat/report-summary.ts';
 import type { DoneAction, Report, StepStatus, Verdict } from '../../src/engine/types.ts';
 import { type Problem, summarize } from '../../src/report/summary.ts';
+import { CLI_WORDS } from './words.ts';
 
 /** A step's status in four columns, shared by every terminal view. */
 export const STEP_MARK: Record<StepStatus, string> = {
@@ -87,7 +88,7 @@ function actionRows(done: readonly DoneAction[]): string[][] {
 
 /** A report as a person reads it: the diagnosis, steps, what was found and done, how to fix the rest. */
 export function formatReport(report: Report): string {
-  const summary = summarize(report);
+  const summary = summarize(report, CLI_WORDS);
   const lines = wrapText(
     `${report.runbook} on ${report.cluster} (${report.mode}): ${summary.diagnosis}`,
     COLUMNS,
@@ -124,7 +125,7 @@ export function formatReport(report: Report): string {
 /** One line per run: the one-screen summary after several runs. */
 export function formatSummary(reports: readonly Report[]): string {
   const rows = reports.map((r) => {
-    const { verdictWord, counts, done } = summarize(r);
+    const { verdictWord, counts, done } = summarize(r, CLI_WORDS);
     return [
       r.runbook,
       r.mode,

@@ -31,9 +31,17 @@ function byHand(pod: PodFacts): string {
   return `${deletePodCommand(pod)} (its ${pod.owner?.kind ?? 'controller'} recreates it and Cilium manages the new pod)`;
 }
 
-/** For a pod the restart step will consider: the plan there says what happens to it. */
+/** For a pod the restart step will consider: that step says what happened to it. */
 export function restartExplanation(pod: PodFacts): Explanation {
-  return { reason: 'a restart by eviction is planned (see restart-unmanaged)', fix: byHand(pod) };
+  return { reason: 'to restart by eviction (see restart-unmanaged)', fix: byHand(pod) };
+}
+
+/** For a pod the restart step evicted: what was done (the verify step says whether it worked). */
+export function evictedExplanation(pod: PodFacts): Explanation {
+  return {
+    reason: `evicted; its ${pod.owner?.kind ?? 'controller'} recreates it`,
+    fix: `Check its replacement: kubectl -n ${pod.namespace} get cep`,
+  };
 }
 
 /** For a pod the actuator did not evict (or only planned to): its own words, and what to do. */
@@ -51,7 +59,8 @@ export function resultExplanation(result: DoneAction, pod: PodFacts, mode: Mode)
       return mode === 'dry-run'
         ? {
             reason: 'dry-run: the responder would restart it by eviction (its budgets allow it)',
-            fix: `Run with --apply (mode auto or approve) to restart it, or by hand: ${byHand(pod)}`,
+            // Each reader says how to ask for the run that writes (the report model adds it).
+            fix: byHand(pod),
           }
         : {
             reason: `eviction awaiting approval (${detail})`,

@@ -19,7 +19,10 @@ export const unmanagedPodsParams = z.strictObject({
         .min(0, { error: 'must be 0 or more seconds' })
         .max(ONE_DAY_SECONDS, { error: `must be at most ${ONE_DAY_SECONDS} seconds (one day)` }),
     )
-    .optional(),
+    .optional()
+    .describe(
+      "how long a pod must have run without a CiliumEndpoint before it counts (default: the config's limits.gracePeriodSeconds, 60)",
+    ),
   namespaces: z
     .preprocess(
       fromText.list,
@@ -33,7 +36,8 @@ export const unmanagedPodsParams = z.strictObject({
         )
         .min(1, { error: 'must name at least one namespace (leave it out for all namespaces)' }),
     )
-    .optional(),
+    .optional()
+    .describe('only these namespaces (default: every namespace)'),
 });
 
 export type UnmanagedPodsParams = z.infer<typeof unmanagedPodsParams>;

@@ -31,6 +31,9 @@ export interface App {
   resetBrake(cluster: string, by: Requester): Promise<BrakeReset>;
 }
 
+/** How far back the run history is read for the clusters an unknown name is told about. */
+const RECENT_RUNS = 200;
+
 export class UnknownClusterError extends Error {
   constructor(cluster: string, known: readonly string[]) {
     super(`no cluster "${cluster}" in the config or the run history; known: ${known.join(', ') || 'none'}`);
@@ -45,7 +48,8 @@ export function createApp(ports: AppPorts): App {
   // its runs are in the audit trail, and so is its brake.
   const checkCluster = async (cluster: string) => {
     if (known.includes(cluster) || (await store.runs.list({ cluster, limit: 1 })).length > 0) return;
-    throw new UnknownClusterError(cluster, known);
+    const recent = (await store.runs.list({ limit: RECENT_RUNS })).map((run) => run.cluster);
+    throw new UnknownClusterError(cluster, [...new Set([...known, ...recent])]);
   };
   return {
     ports,

@@ -3,13 +3,9 @@
  * interface, what those groups let in, and whether that covers a given kind of traffic from the
  * other nodes. Read-only: DescribeInstances and DescribeSecurityGroups.
  */
-import {
-  type EC2Client,
-  type Instance,
-  type IpPermission,
-  paginateDescribeInstances,
-  paginateDescribeSecurityGroups,
-} from '@aws-sdk/client-ec2';
+// Types only: the client's code loads at the first call, so what imports these helpers (the tunnel
+// runbook, every run's cluster access) does not carry the EC2 client until it reads EC2.
+import type { EC2Client, Instance, IpPermission } from '@aws-sdk/client-ec2';
 
 /** A node's address and security groups, as its primary network interface has them. */
 export interface InstanceNetwork {
@@ -102,6 +98,7 @@ async function describeInstanceNetworks(
   ec2: EC2Client,
   instanceIds: readonly string[],
 ): Promise<InstanceNetwork[]> {
+  const { paginateDescribeInstances } = await import('@aws-sdk/client-ec2');
   const instances: Instance[] = [];
   for (const values of chunks(instanceIds)) {
     const pages = paginateDescribeInstances(
@@ -132,6 +129,7 @@ async function describeSecurityGroups(
   ec2: EC2Client,
   groupIds: readonly string[],
 ): Promise<SecurityGroupRules[]> {
+  const { paginateDescribeSecurityGroups } = await import('@aws-sdk/client-ec2');
   const groups: SecurityGroupRules[] = [];
   for (const values of chunks(groupIds)) {
     const pages = paginateDescribeSecurityGroups(

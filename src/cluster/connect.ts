@@ -5,13 +5,12 @@
 import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { EC2Client } from '@aws-sdk/client-ec2';
 import { KubeConfig } from '@kubernetes/client-node';
 import type { AwsCredentialIdentityProvider } from '@smithy/types';
 import { clusterClientConfig, clusterCredentials } from '../aws/credentials.ts';
-import { ec2Reader } from '../aws/ec2.ts';
+import { type Ec2Reader, ec2Reader } from '../aws/ec2.ts';
 import { clusterAccess } from './access.ts';
-import { type EksOptions, eksKubeConfig } from './eks.ts';
+import type { EksOptions } from './eks.ts';
 import type { AwsSide, ClusterAccess, ClusterRef } from './types.ts';
 
 export interface ConnectOptions extends EksOptions {
@@ -24,6 +23,8 @@ export async function connect(ref: ClusterRef, options: ConnectOptions = {}): Pr
   const timeout = options.requestTimeoutMs ? { requestTimeoutMs: options.requestTimeoutMs } : {};
   switch (ref.kind) {
     case 'eks': {
+      // The EKS and STS clients load only for an EKS cluster (a CLI run on a kubeconfig never needs them).
+      const { eksKubeConfig } = await import('./eks.ts');
       const { kubeConfig, token, credentials } = await eksKubeConfig(ref, options);
       return {
         ...clusterAccess(kubeConfig, { name: ref.name, ciliumNamespace, token, ...timeout }),
@@ -48,12 +49,25 @@ export async function connect(ref: ClusterRef, options: ConnectOptions = {}): Pr
   }
 }
 
-/** A cluster's AWS side: EC2 reads in its region, signed with its credentials. */
+/**
+ * A cluster's AWS side: EC2 reads in its region, signed with its credentials. The EC2 client is
+ * loaded at the first read: only the tunnel runbook reads EC2, and the client is a sixth of the code
+ * a run would otherwise load before its first request.
+ */
 function awsSide(side: AwsSide, credentials: AwsCredentialIdentityProvider | undefined) {
-  return {
-    region: side.region,
-    ec2: ec2Reader(new EC2Client(clusterClientConfig(side, credentials)), side.region),
+  let loaded: Promise<Ec2Reader> | undefined;
+  const reader = () => {
+    loaded ??= import('@aws-sdk/client-ec2').then(({ EC2Client }) =>
+      ec2Reader(new EC2Client(clusterClientConfig(side, credentials)), side.region),
+    );
+    return loaded;
   };
+  const ec2: Ec2Reader = {
+    region: side.region,
+    instanceNetworks: async (ids) => (await reader()).instanceNetworks(ids),
+    securityGroups: async (ids) => (await reader()).securityGroups(ids),
+  };
+  return { region: side.region, ec2 };
 }
 
 /** The kubeconfig file with `context` (or its current-context) selected, checked to exist. */

@@ -19,6 +19,7 @@ export async function fanOut<T>(
 ): Promise<AgentResult<T>[]> {
   const limit = pLimit(options.concurrency ?? DEFAULT_CONCURRENCY);
   let done = 0;
+  let failed = 0;
   const runOne = async (agent: AgentPod): Promise<AgentResult<T>> => {
     let result: AgentResult<T>;
     try {
@@ -26,8 +27,9 @@ export async function fanOut<T>(
       result = { agent, ok: true, value: await work(agent) };
     } catch (error) {
       result = { agent, ok: false, error: asError(error) };
+      failed += 1;
     }
-    options.onProgress?.(++done, agents.length);
+    options.onProgress?.(++done, agents.length, failed);
     return result;
   };
   return Promise.all(agents.map((agent) => limit(runOne, agent)));

@@ -187,7 +187,8 @@ export interface AgentPod {
 export interface FanOutOptions {
   /** Agents at once (default 16). */
   concurrency?: number;
-  onProgress?: (done: number, total: number) => void;
+  /** After each agent: how many are done, of how many, and how many of those failed. */
+  onProgress?: (done: number, total: number, failed: number) => void;
   signal?: AbortSignal;
 }
 

@@ -12,10 +12,12 @@ export type ProblemState = 'fixed' | 'open' | 'blocked' | 'planned';
 export interface Problem extends Finding {
   state: ProblemState;
   /**
-   * For blocked or planned: the actuator's words (a budget, a cap, approval); for a symptom fixed
-   * with no write on it: what shows it gone.
+   * For blocked or planned: the actuator's words (a budget, a cap, approval), unless the message
+   * says them; for a symptom fixed with no write on it: what shows it gone.
    */
   because?: string;
+  /** For blocked or planned: the actuator's words, always (the one line names a blocked one's reason). */
+  decision?: string;
 }
 
 export interface RunSummary {
@@ -94,7 +96,7 @@ function stateOf(
   actions: ReadonlyMap<string, DoneAction>,
   stillListed: ReadonlySet<string>,
   cleared: ReadonlyMap<string, string>,
-): Pick<Problem, 'state' | 'because'> {
+): Pick<Problem, 'state' | 'because' | 'decision'> {
   const how = cleared.get(problemKey(finding));
   if (report.mode !== 'dry-run' && how !== undefined) return { state: 'fixed', because: how };
   const action = actions.get(finding.target);
@@ -108,7 +110,8 @@ function stateOf(
   const because = action.detail;
   const said =
     !because || finding.message.includes(because) || (state === 'planned' && report.mode === 'dry-run');
-  return said ? { state } : { state, because };
+  const decision = because ? { decision: because } : {};
+  return said ? { state, ...decision } : { state, because, ...decision };
 }
 
 function counted(n: number, [one, many]: [string, string]): string {
@@ -123,36 +126,61 @@ function doneWords(done: readonly DoneAction[]): string {
     .join(', ');
 }
 
-function shorten(text: string, max = 140): string {
-  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
+/**
+ * At most `max` characters, cut between words (a reader wraps the line; a word cut in half, or a
+ * command, reads as something else).
+ */
+export function shorten(text: string, max = 140): string {
+  if (text.length <= max) return text;
+  const space = text.lastIndexOf(' ', max - 1);
+  let kept = text.slice(0, space > 0 ? space : max - 1);
+  // A list in parentheses cut short reads better left out whole.
+  const open = kept.lastIndexOf(' (');
+  if (open > 0 && !kept.slice(open).includes(')')) kept = kept.slice(0, open);
+  return `${kept.replace(/[\s,;:]+$/, '')}…`;
 }
 
-/** The one line: what is wrong and where, what was done, what is left and the first thing to do. */
-function diagnose(summary: Omit<RunSummary, 'diagnosis'>): string {
+/** A fix in the one line only when it fits whole: half a command is worse than none. */
+const FIX_IN_DIAGNOSIS = 160;
+
+/**
+ * The one line: what is wrong and where, what was done, what is left and the first thing to do.
+ * Its counts are the counts every reader shows (found, fixed, open), and the open ones are broken
+ * down by state, so the line and a table of the problems never disagree.
+ */
+function diagnose(summary: Omit<RunSummary, 'diagnosis'>, words: ReaderWords, report: Report): string {
   const { found, done, open, counts, mode } = summary;
-  if (summary.verdict === 'failed')
-    return `The run failed before it could decide; see the step marked error.`;
+  if (summary.verdict === 'failed') {
+    const broken = report.steps.find((step) => step.status === 'error');
+    return broken
+      ? `The run failed at ${broken.id}: ${shorten(broken.summary, 200)}`
+      : 'The run failed before it could decide.';
+  }
   if (found.length === 0) return `Nothing wrong found on ${summary.cluster}.`;
+  const head =
+    counts.fixed > 0
+      ? `${counts.fixed} of ${counts.found} fixed and verified (${doneWords(done)})`
+      : `${counts.found} ${counts.found === 1 ? 'problem' : 'problems'} found`;
+  if (open.length === 0) return `${head}.`;
   const parts: string[] = [];
-  if (counts.fixed > 0)
-    parts.push(`${counts.fixed} of ${counts.found} fixed and verified (${doneWords(done)})`);
-  else parts.push(`${counts.found} ${counts.found === 1 ? 'problem' : 'problems'} found`);
   const planned = open.filter((problem) => problem.state === 'planned').length;
   if (planned > 0)
     parts.push(
-      mode === 'dry-run' ? `${planned} would be fixed with --apply` : `${planned} wait for approval`,
+      mode === 'dry-run' ? `${planned} would be fixed with ${words.apply}` : `${planned} wait for approval`,
     );
   const blocked = open.filter((problem) => problem.state === 'blocked');
   if (blocked.length > 0)
-    parts.push(`${blocked.length} blocked (${shorten(blocked[0]?.because ?? 'see the list', 60)})`);
+    parts.push(`${blocked.length} blocked (${shorten(blocked[0]?.decision ?? 'see the list', 80)})`);
   const rest = open.filter((problem) => problem.state === 'open');
   const cause = rootCause(rest, found);
   const first = cause ?? rest.find((problem) => problem.severity !== 'info') ?? rest[0];
   if (first) {
-    const lead = cause ? `${rest.length} open; the cause: ` : `${rest.length} open: `;
-    parts.push(`${lead}${shorten(first.message)}${first.fix ? `; fix: ${shorten(first.fix, 120)}` : ''}`);
+    const lead = `${rest.length} ${rest.length === 1 ? 'needs' : 'need'} a person${cause ? ', the cause' : ''}: `;
+    const fix = first.fix && first.fix.length <= FIX_IN_DIAGNOSIS ? `; fix: ${first.fix}` : '';
+    parts.push(`${lead}${shorten(first.message)}${fix}`);
   }
-  return `${parts.join('; ')}.`;
+  const line = `${head}, ${counts.open} open: ${parts.join('; ')}`;
+  return line.endsWith('…') ? line : `${line}.`;
 }
 
 /**
@@ -168,8 +196,20 @@ function rootCause(open: readonly Problem[], found: readonly Problem[]): Problem
   );
 }
 
-/** The report model every reader renders. */
-export function summarize(report: Report): RunSummary {
+/**
+ * How a reader names what a person types. The model says the action (a run that writes would fix
+ * these); the reader says how to ask for it: `--mode auto` in the CLI, `--apply` in Slack.
+ */
+export interface ReaderWords {
+  /** How to ask for a run that writes. */
+  apply: string;
+}
+
+/** For readers with no command line of their own: the audit record, the console sink. */
+export const PLAIN_WORDS: ReaderWords = { apply: 'mode auto' };
+
+/** The report model every reader renders, in the reader's words. */
+export function summarize(report: Report, words: ReaderWords = PLAIN_WORDS): RunSummary {
   const actions = new Map<string, DoneAction>();
   // The decision on a target, the latest winning: a done eviction outranks its earlier plan.
   for (const action of report.steps.flatMap((step) => step.done)) {
@@ -182,7 +222,13 @@ export function summarize(report: Report): RunSummary {
     report.steps.flatMap((step) => step.cleared ?? []).map((entry) => [problemKey(entry), entry.how]),
   );
   const found = latestFindings(report)
-    .map((finding): Problem => ({ ...finding, ...stateOf(finding, report, actions, stillListed, cleared) }))
+    .map((finding): Problem => {
+      const problem: Problem = { ...finding, ...stateOf(finding, report, actions, stillListed, cleared) };
+      // A dry run's plan would fix it: the first way out is to ask for the run that writes.
+      if (problem.state === 'planned' && report.mode === 'dry-run' && problem.fix)
+        problem.fix = `Run with ${words.apply} to let the responder do it, or by hand: ${problem.fix}`;
+      return problem;
+    })
     .sort((a, b) => SEVERITY_RANK[a.severity] - SEVERITY_RANK[b.severity]);
   const open = found.filter((problem) => problem.state !== 'fixed');
   const done = report.steps.flatMap((step) => step.done).filter((action) => action.outcome === 'done');
@@ -199,5 +245,5 @@ export function summarize(report: Report): RunSummary {
     counts: { found: found.length, fixed: found.length - open.length, open: open.length },
     docs: `runbooks/${report.runbook}/README.md`,
   };
-  return { ...partial, diagnosis: diagnose(partial) };
+  return { ...partial, diagnosis: diagnose(partial, words, report) };
 }

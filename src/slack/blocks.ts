@@ -22,6 +22,7 @@ import {
   section,
   truncate,
 } from './block-kit.ts';
+import { SLACK_WORDS } from './words.ts';
 
 const VERDICT_EMOJI: Record<Verdict, string> = {
   healthy: ':large_green_circle:',
@@ -69,7 +70,10 @@ export interface ReportMessage {
 }
 
 /** A report as one Slack message; for `needs-approval`, with buttons to approve or reject the plan. */
-export function reportBlocks(report: Report, summary: RunSummary = summarize(report)): ReportMessage {
+export function reportBlocks(
+  report: Report,
+  summary: RunSummary = summarize(report, SLACK_WORDS),
+): ReportMessage {
   const blocks: ChatBlock[] = [
     {
       type: 'header',

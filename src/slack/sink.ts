@@ -9,6 +9,7 @@ import type { ThreadIndex, ThreadRef } from '../store/types.ts';
 import { type ChatBlock, context, escapeMrkdwn } from './block-kit.ts';
 import { type ReportMessage, reportBlocks } from './blocks.ts';
 import { slackCallError } from './errors.ts';
+import { SLACK_WORDS } from './words.ts';
 
 /**
  * Retries after a 429 (the client first sleeps for the response's Retry-After) or a network
@@ -102,7 +103,7 @@ export function slackSink(options: SlackSinkOptions): ChatSink {
 
   return {
     async postReport(report, target) {
-      const summary = summarize(report);
+      const summary = summarize(report, SLACK_WORDS);
       const message = reportBlocks(report, summary);
       const active = await threads.get(target.threadKey);
       const decision = threadFor(summary, active);

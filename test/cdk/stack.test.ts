@@ -1,4 +1,5 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { App, Stack, Validations } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { AwsSolutionsChecks } from 'cdk-nag';
@@ -27,6 +28,20 @@ schedules:
 type Statement = { Effect: string; Action: string | string[]; Resource: unknown };
 /** A resource as the assertions library reads it. */
 type Resource = ReturnType<Template['findResources']>[string];
+
+/** The lib-dynamodb command (or paginator) each DynamoDB action is performed with. */
+const STORE_OPERATIONS: Record<string, string> = {
+  Get: 'GetItem',
+  Put: 'PutItem',
+  Delete: 'DeleteItem',
+  Update: 'UpdateItem',
+  Query: 'Query',
+  Scan: 'Scan',
+  BatchGet: 'BatchGetItem',
+  BatchWrite: 'BatchWriteItem',
+  TransactGet: 'TransactGetItems',
+  TransactWrite: 'TransactWriteItems',
+};
 
 const config = (text: string) => parseConfig(text, 'test.yaml', { runbooks: RUNBOOK_IDS });
 /** Bundling is the bench's and the deploy's; here the templates are what is checked. */
@@ -112,7 +127,7 @@ describe('ResponderStack', () => {
     const jobs = Object.values(queues).find((q) => q.Properties?.RedrivePolicy);
     expect(jobs?.Properties.RedrivePolicy.maxReceiveCount).toBe(3);
     const workerTimeout = Object.values(template.findResources('AWS::Lambda::Function')).find(
-      (f) => f.Properties.MemorySize === 1024,
+      (f) => f.Properties.MemorySize === 1769,
     )?.Properties.Timeout;
     expect(jobs?.Properties.VisibilityTimeout).toBeGreaterThan(workerTimeout);
   });
@@ -269,6 +284,22 @@ describe('ResponderStack', () => {
       Sweep: ['dynamodb:DeleteItem', 'dynamodb:GetItem', 'dynamodb:PutItem'],
       Worker: ['dynamodb:DeleteItem', 'dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:Query'],
     });
+  });
+
+  it('grants every table operation the DynamoDB store performs to some function (a new one needs a grant)', () => {
+    const dir = 'src/store/dynamodb';
+    const used = readdirSync(dir).flatMap((file) =>
+      [...readFileSync(join(dir, file), 'utf8').matchAll(/\bnew (\w+)Command\(|\bpaginate(\w+)\(/g)].map(
+        ([, command, paginated]) => ({
+          file,
+          operation: STORE_OPERATIONS[command ?? paginated ?? ''] ?? command,
+        }),
+      ),
+    );
+    expect(used.map((u) => u.operation)).toContain('Query');
+    const granted = new Set<string>(Object.values(TABLE_OPERATIONS).flat());
+    for (const { file, operation } of used)
+      expect(granted.has(operation as string), `${file}: ${operation}`).toBe(true);
   });
 
   it('reserves concurrency for the http function (its throttle) and the worker, by default', () => {

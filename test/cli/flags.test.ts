@@ -86,7 +86,7 @@ describe('responder run against a kubeconfig, as kubectl finds it', () => {
       },
     );
     expect(code, output).toBe(1);
-    const report = parse(output.slice(output.indexOf('runId:'))) as Report;
+    const [report] = (parse(output.slice(output.indexOf('reports:'))) as { reports: Report[] }).reports;
     expect(report).toMatchObject({ runbook: 'tunnel-datapath', cluster: 'sim', verdict: 'degraded' });
   }, 60_000);
 

@@ -12,6 +12,8 @@ export const STATE_DIR = mkdtempSync(join(tmpdir(), 'responder-state-'));
 export interface RunningCli {
   child: ChildProcessWithoutNullStreams;
   output(): string;
+  /** stdout alone: what a script piping the command reads. */
+  stdout(): string;
   /** Resolves with the output so far once a line matches, or rejects if the process exits first. */
   waitFor(pattern: RegExp, timeoutMs?: number): Promise<string>;
   stop(): Promise<number | null>;
@@ -23,8 +25,10 @@ export function startCli(args: string[], env: NodeJS.ProcessEnv = {}): RunningCl
     env: { ...process.env, NO_COLOR: '1', RESPONDER_STATE_DIR: STATE_DIR, ...env },
   });
   let output = '';
+  let stdout = '';
   child.stdout.on('data', (chunk: Buffer) => {
     output += chunk.toString();
+    stdout += chunk.toString();
   });
   child.stderr.on('data', (chunk: Buffer) => {
     output += chunk.toString();
@@ -33,6 +37,7 @@ export function startCli(args: string[], env: NodeJS.ProcessEnv = {}): RunningCl
   return {
     child,
     output: () => output,
+    stdout: () => stdout,
     waitFor: (pattern, timeoutMs = 20_000) =>
       new Promise((resolve, reject) => {
         const timer = setTimeout(
@@ -65,8 +70,8 @@ export function startCli(args: string[], env: NodeJS.ProcessEnv = {}): RunningCl
 export async function runCli(
   args: string[],
   env: NodeJS.ProcessEnv = {},
-): Promise<{ code: number | null; output: string }> {
+): Promise<{ code: number | null; output: string; stdout: string }> {
   const cli = startCli(args, env);
   const code = await new Promise<number | null>((resolve) => cli.child.once('exit', resolve));
-  return { code, output: cli.output() };
+  return { code, output: cli.output(), stdout: cli.stdout() };
 }

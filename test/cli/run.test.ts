@@ -5,8 +5,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Report } from '../../src/engine/types.ts';
 import { type RunningCli, runCli, startCli } from './run-cli.ts';
 
+/** The one report of `run <runbook> -o json`: stdout is `{ reports, errors }` whatever ran. */
 function parseReport(output: string): Report {
-  return JSON.parse(output.slice(output.indexOf('{'))) as Report;
+  return (JSON.parse(output.slice(output.indexOf('{'))) as { reports: Report[] }).reports[0] as Report;
 }
 
 const stillOpen = (report: Report) => report.steps[report.steps.length - 1]?.findings ?? [];
@@ -73,8 +74,9 @@ describe('responder run, errors', () => {
     expect(output).toMatch(/unknown runbook "nope"; known runbooks: unmanaged-pods/);
   });
 
-  it('asks for exactly one cluster', async () => {
-    const { code, output } = await runCli(['run', 'all']);
+  it('asks for exactly one cluster when there is no kubeconfig to default to', async () => {
+    const home = await mkdtemp(join(tmpdir(), 'responder-home-'));
+    const { code, output } = await runCli(['run', 'all'], { KUBECONFIG: '', HOME: home });
     expect(code).toBe(2);
     expect(output).toMatch(
       /choose one cluster: --sim <scenario>, --kubeconfig <path> \[--context <name>\], --context <name> or --cluster <name>/,

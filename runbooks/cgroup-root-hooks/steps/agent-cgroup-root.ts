@@ -1,5 +1,6 @@
 import { type AgentPod, type AgentResult, type CiliumFacade, KubeError } from '../../../src/cluster/types.ts';
 import { outcome, statusFor } from '../../../src/engine/outcome.ts';
+import { agentsLabel } from '../../../src/engine/progress.ts';
 import type { Evidence, Finding, Step } from '../../../src/engine/types.ts';
 import { readAgentFacts } from '../agent-facts.ts';
 import type { Params } from '../params.ts';
@@ -78,7 +79,7 @@ export const agentCgroupRootStep: Step<Params, CgroupRootState> = {
     const results = await ctx.cilium.forEachAgent((agent) => judgeAgent(ctx.cilium, agent, root), {
       concurrency: ctx.limits.concurrency,
       signal: ctx.signal,
-      onProgress: (done, total) => ctx.progress(done, total, 'agents checked'),
+      onProgress: (done, total, failed) => ctx.progress(done, total, agentsLabel(done, failed)),
     });
     if (results.length === 0)
       return outcome('error', `no Cilium agent pods (k8s-app=cilium) in ${ctx.cilium.namespace}`);

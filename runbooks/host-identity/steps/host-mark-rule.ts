@@ -1,4 +1,5 @@
 import { outcome, statusFor } from '../../../src/engine/outcome.ts';
+import { agentsLabel } from '../../../src/engine/progress.ts';
 import type { Evidence, Finding, Step } from '../../../src/engine/types.ts';
 import { readHostMark } from '../agent-check.ts';
 import { agentFailureOutcome } from '../agent-errors.ts';
@@ -22,7 +23,7 @@ export const hostMarkRule: Step<HostIdentityParams, HostIdentityFacts> = {
     const results = await ctx.cilium.forEachAgent((agent) => readHostMark(ctx.cilium, agent), {
       concurrency: ctx.limits.concurrency,
       signal: ctx.signal,
-      onProgress: (done, total) => ctx.progress(done, total, 'agents checked'),
+      onProgress: (done, total, failed) => ctx.progress(done, total, agentsLabel(done, failed)),
     });
     const findings: Finding[] = [];
     const evidence: Evidence[] = [];

@@ -1,6 +1,7 @@
 import { AGENT_CONTAINER } from '../../../src/cluster/agent-pods.ts';
 import type { AgentPod, AgentResult } from '../../../src/cluster/types.ts';
 import { outcome } from '../../../src/engine/outcome.ts';
+import { agentsLabel } from '../../../src/engine/progress.ts';
 import type { Evidence, Outcome, Step, StepContext } from '../../../src/engine/types.ts';
 import { type HealthReport, parseCiliumHealth } from '../health.ts';
 import type { Params } from '../params.ts';
@@ -196,7 +197,7 @@ export const nodeHealthStep: Step<Params> = {
       {
         concurrency: ctx.limits.concurrency,
         signal: ctx.signal,
-        onProgress: (done, total) => ctx.progress(done, total, 'agents checked'),
+        onProgress: (done, total, failed) => ctx.progress(done, total, agentsLabel(done, failed)),
       },
     );
     return outcomeOf(judge(results), describeTunnel(routing), notReady, agents.length - notReady.length);

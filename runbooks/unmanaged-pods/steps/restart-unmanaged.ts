@@ -1,7 +1,7 @@
 import { outcome } from '../../../src/engine/outcome.ts';
 import { podKey } from '../../../src/engine/pod-facts.ts';
 import type { ActionOutcome, Finding, Mode, PlannedAction, Step } from '../../../src/engine/types.ts';
-import { resultExplanation, unmanagedPodFinding } from '../findings.ts';
+import { evictedExplanation, resultExplanation, unmanagedPodFinding } from '../findings.ts';
 import type { UnmanagedPodsParams } from '../params.ts';
 import type { UnmanagedPod } from '../scan.ts';
 import { firstScan, type Restart, saveRestarts, type UnmanagedPodsState } from '../state.ts';
@@ -60,10 +60,13 @@ export const restartUnmanaged: Step<UnmanagedPodsParams, UnmanagedPodsState> = {
     }
     saveRestarts(ctx, restarts);
     const done = restarts.map((restart) => restart.result);
-    // What the plan decided for each pod it did not restart, in the finding's own words.
-    const findings: Finding[] = restarts
-      .filter(({ result }) => result.outcome !== 'done')
-      .map(({ pod, result }) => unmanagedPodFinding(pod, resultExplanation(result, pod, ctx.mode)));
+    // What the plan decided for each pod, in the finding's own words: a restarted pod says so.
+    const findings: Finding[] = restarts.map(({ pod, result }) =>
+      unmanagedPodFinding(
+        pod,
+        result.outcome === 'done' ? evictedExplanation(pod) : resultExplanation(result, pod, ctx.mode),
+      ),
+    );
     const failed = done.filter((action) => action.outcome === 'failed');
     if (failed.length > 0) {
       // A refused write (e.g. forbidden: create pods/eviction) fails the run, plainly.

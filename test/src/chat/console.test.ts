@@ -23,7 +23,7 @@ describe('consoleSink', () => {
       '[#cilium-prod · prod-eu/unmanaged-pods · new] unmanaged-pods on prod-eu: degraded, 13 found, 1 fixed, 12 open',
     );
     expect(lines[1]).toBe(
-      '  1 of 13 fixed and verified (1 pod evicted); 1 blocked (PodDisruptionBudget shop/web allows 0); 11 open: shop/web-11 runs without a CiliumEndpoint, so policy does not apply to it; fix: kubectl -n kube-system rollout restart ds/cilium.',
+      '  1 of 13 fixed and verified (1 pod evicted), 12 open: 1 blocked (PodDisruptionBudget shop/web allows 0); 11 need a person: shop/web-11 runs without a CiliumEndpoint, so policy does not apply to it; fix: kubectl -n kube-system rollout restart ds/cilium.',
     );
     expect(lines).toContain('  run run-0001 · mode auto · took 1.3 s · 13 found, 1 fixed, 12 open');
     expect(lines).toContain('  [FAIL] Find unmanaged pods: 13 unmanaged pods on 2 nodes');

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Finding, Report } from '../../../src/engine/types.ts';
-import { summarize } from '../../../src/report/summary.ts';
+import { shorten, summarize } from '../../../src/report/summary.ts';
 import { report, step, unmanagedPod } from '../chat/reports.ts';
 
 const rootCause: Finding = {
@@ -53,7 +53,7 @@ describe('summarize', () => {
 
   it('says what was done and the first thing left in one line', () => {
     expect(summarize(acted).diagnosis).toBe(
-      '2 of 4 fixed and verified (2 pods evicted); 1 blocked (disruption budget web); 1 open; the cause: pod-restart-selector "k8s-app=kube-dns" misses 3 of 3 unmanaged pods; fix: helm upgrade with operator.unmanagedPodWatcher.restart=true and an empty selector.',
+      '2 of 4 fixed and verified (2 pods evicted), 2 open: 1 blocked (disruption budget web); 1 needs a person, the cause: pod-restart-selector "k8s-app=kube-dns" misses 3 of 3 unmanaged pods; fix: helm upgrade with operator.unmanagedPodWatcher.restart=true and an empty selector.',
     );
   });
 
@@ -71,7 +71,21 @@ describe('summarize', () => {
     const summary = summarize(dry);
     expect(summary.found.map((p) => p.state)).toEqual(['planned']);
     expect(summary.counts).toEqual({ found: 1, fixed: 0, open: 1 });
-    expect(summary.diagnosis).toBe('1 problem found; 1 would be fixed with --apply.');
+    expect(summary.diagnosis).toBe('1 problem found, 1 open: 1 would be fixed with mode auto.');
+    // The model says the action; each reader says how to ask for it.
+    expect(summarize(dry, { apply: '--mode auto' }).diagnosis).toBe(
+      '1 problem found, 1 open: 1 would be fixed with --mode auto.',
+    );
+    const withFix = {
+      ...dry,
+      steps: [
+        step('find', { findings: [{ ...unmanagedPod(1), fix: 'kubectl -n shop delete pod web-1' }] }),
+        ...dry.steps.slice(1),
+      ],
+    };
+    expect(summarize(withFix, { apply: '--apply' }).found[0]?.fix).toMatch(
+      /^Run with --apply to let the responder do it, or by hand: /,
+    );
   });
 
   it('counts a symptom fixed when a step after the writes saw it gone, and only then', () => {
@@ -100,6 +114,21 @@ describe('summarize', () => {
     ]);
     expect(summarize(restarted('auto')).diagnosis).toBe('1 of 1 fixed and verified (1 agent restarted).');
     expect(summarize(restarted('dry-run')).found.map((p) => p.state)).toEqual(['open']);
+  });
+
+  it('keeps the line whole: long texts end between words, and a fix that does not fit is left out', () => {
+    const long: Finding = {
+      ...rootCause,
+      message: `pod-restart-selector misses 9 of 9 unmanaged pods (${Array.from({ length: 12 }, (_, i) => `team-${i}/pod-restart-selector-${i}`).join(', ')})`,
+      fix: `helm upgrade cilium cilium/cilium --reuse-values --set-string extraConfig.pod-restart-selector='k8s-app!=aws-node' ${'--set x=y '.repeat(12)}`,
+    };
+    const summary = summarize(
+      report({ verdict: 'degraded', steps: [step('watcher', { findings: [long] })] }),
+    );
+    expect(summary.diagnosis).toBe(
+      '1 problem found, 1 open: 1 needs a person: pod-restart-selector misses 9 of 9 unmanaged pods…',
+    );
+    expect(shorten('one two three four', 12)).toBe('one two…');
   });
 
   it('says nothing was found on a healthy run, with the same verdict word everywhere', () => {

@@ -1,0 +1,80 @@
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Sim } from '../sim/index.ts';
+import { bundleLikeTheDeploy } from './bundle-like-deploy.ts';
+import type { CpuQuota } from './cpu-quota.ts';
+import { lastJsonLine, runMeasured } from './processes.ts';
+import { tapRequests } from './request-tap.ts';
+
+/** One client run against the simulator, as both sides saw it. */
+export interface ClientRun {
+  seconds: number;
+  /** From the process's start to its first request at the simulator. */
+  firstRequestSeconds: number;
+  maxRssMiB: number;
+  /** CPU time of the run itself (the bundled worker reports it; the CLI does not). */
+  cpuSeconds?: number;
+  execs: number;
+  verdict: string;
+}
+
+/** The worker's code as the deploy bundles it (ESM, minified), in a folder of its own. */
+export async function bundleWorkerChild(): Promise<string> {
+  mkdirSync(join(process.cwd(), 'cdk.out'), { recursive: true });
+  const outfile = join(mkdtempSync(join(process.cwd(), 'cdk.out', 'bench-')), 'worker.mjs');
+  await bundleLikeTheDeploy('bench/worker-child.ts', outfile);
+  return outfile;
+}
+
+/**
+ * A simulator served from this process, with a kubeconfig file for children, and a tap on its
+ * requests: every client here runs in a process of its own, one at a time.
+ */
+export function clientsOf(sim: Sim) {
+  const kubeconfig = join(mkdtempSync(join(tmpdir(), 'bench-kubeconfig-')), 'kubeconfig');
+  writeFileSync(kubeconfig, sim.kubeconfig());
+  const tap = tapRequests(sim);
+
+  async function measure(
+    run: () => ReturnType<typeof runMeasured>,
+  ): Promise<Awaited<ReturnType<typeof runMeasured>> & { firstRequestSeconds: number; execs: number }> {
+    tap.reset();
+    const finished = await run();
+    const seen = tap.seen();
+    if (seen.firstAt === undefined) throw new Error('the client never reached the simulator');
+    return {
+      ...finished,
+      firstRequestSeconds: (seen.firstAt - finished.startedAt) / 1000,
+      execs: seen.execs,
+    };
+  }
+
+  return {
+    kubeconfig,
+    /** The bundled worker child in `mode`, optionally inside a CPU quota. */
+    async worker(bundle: string, mode: string, quota?: CpuQuota): Promise<ClientRun> {
+      const command = quota
+        ? quota.wrap(process.execPath, [bundle, mode, kubeconfig])
+        : { file: process.execPath, args: [bundle, mode, kubeconfig] };
+      const finished = await measure(() => runMeasured(command.file, command.args));
+      const child = lastJsonLine<{ seconds: number; cpuSeconds: number; maxRssMiB: number; verdict: string }>(
+        finished.stdout,
+      );
+      // A long bench shows it is moving.
+      process.stderr.write(`    ${mode}${quota ? ' (quota)' : ''}: ${child.seconds.toFixed(1)} s\n`);
+      return { ...child, firstRequestSeconds: finished.firstRequestSeconds, execs: finished.execs };
+    },
+    /** Any other client (the CLI), measured from outside: wall time, first request, peak RSS. */
+    async process(file: string, args: string[], options: Parameters<typeof runMeasured>[2] = {}) {
+      const finished = await measure(() => runMeasured(file, args, { ...options, peakRss: true }));
+      return {
+        seconds: finished.seconds,
+        firstRequestSeconds: finished.firstRequestSeconds,
+        maxRssMiB: finished.maxRssMiB ?? Number.NaN,
+        execs: finished.execs,
+        stdout: finished.stdout,
+      };
+    },
+  };
+}
