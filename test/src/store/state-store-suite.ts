@@ -195,6 +195,30 @@ export function describeStateStore(adapter: string, makeStore: () => Promise<Sta
         expect(await store.brake.take('prod', 1, 60, at(2))).toEqual(expect.any(String));
       });
 
+      it('gives back exactly the one write refunded: limit 3, take 3, refund 1 leaves 2 used', async () => {
+        const tickets: (string | undefined)[] = [];
+        for (const second of [0, 1, 2]) tickets.push(await store.brake.take('prod', 3, 60, at(second)));
+        await store.brake.refund('prod', tickets[1] as string);
+        expect(await store.brake.state('prod', 3, 60, at(3))).toEqual({
+          cluster: 'prod',
+          used: 2,
+          limit: 3,
+          windowEndsAt: '2026-03-02T10:01:00.000Z',
+          engaged: false,
+        });
+        // A ticket given back twice, or never taken, gives nothing more back.
+        await store.brake.refund('prod', tickets[1] as string);
+        await store.brake.refund('prod', 'no-such-ticket');
+        expect(await store.brake.state('prod', 3, 60, at(3))).toMatchObject({ used: 2 });
+        expect(await take('prod', 4)).toBe(true);
+        expect(await take('prod', 5)).toBe(false);
+      });
+
+      it('takes a refund on a cluster with no writes counted as nothing to give back', async () => {
+        await store.brake.refund('prod', 'no-such-ticket');
+        expect(await store.brake.state('prod', 3, 60, T0)).toMatchObject({ used: 0, engaged: false });
+      });
+
       it('lets writes go again after a reset, up to the limit', async () => {
         for (const second of [0, 1, 2]) await take('prod', second);
         expect(await take('prod', 3)).toBe(false);
