@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { RUNBOOK_CATALOG } from '../../../runbooks/catalog.ts';
 import { type App, createApp } from '../../../src/app/app.ts';
 import { consoleSink } from '../../../src/chat/console.ts';
 import { SILENT } from '../../../src/engine/run.ts';
@@ -47,6 +48,7 @@ describe('approvers configured only as a Slack user group', () => {
     const app = createApp({
       config: testConfig({ approvers: { 'unmanaged-pods': [ON_CALL] } }),
       runbookIds: RUNBOOK_IDS,
+      runbookInfo: RUNBOOK_CATALOG,
       store,
       queue,
       chat: consoleSink(collector().stream),

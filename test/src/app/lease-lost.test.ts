@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { RUNBOOK_CATALOG } from '../../../runbooks/catalog.ts';
 import { RUNBOOKS } from '../../../runbooks/index.ts';
 import { createApp } from '../../../src/app/app.ts';
 import type { AppPorts } from '../../../src/app/ports.ts';
@@ -74,6 +75,7 @@ describe('a run whose lease another worker takes mid-run', () => {
     const ports: AppPorts = {
       config,
       runbookIds: RUNBOOK_IDS,
+      runbookInfo: RUNBOOK_CATALOG,
       store,
       queue: recordingQueue(),
       chat: consoleSink(output.stream),

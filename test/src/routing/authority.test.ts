@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import type { Mode } from '../../../src/engine/types.ts';
 import type { Job } from '../../../src/queue/job.ts';
 import { refusal } from '../../../src/routing/authority.ts';
@@ -67,8 +68,8 @@ describe('refusal: who may start a run that writes', () => {
 
   it('needs no approver for a runbook none of whose steps writes, and one for every other', async () => {
     const runbookInfo = [
-      { id: 'cgroup-root-hooks', title: 'cgroup', writes: false },
-      { id: 'unmanaged-pods', title: 'unmanaged', writes: true },
+      { id: 'cgroup-root-hooks', title: 'cgroup', writes: false, params: z.object({}) },
+      { id: 'unmanaged-pods', title: 'unmanaged', writes: true, params: z.object({}) },
     ];
     const readOnly = job(commandBy(BYSTANDER), 'auto', { runbook: 'cgroup-root-hooks' });
     expect(await refusal(readOnly, { config, runbookInfo })).toBeUndefined();
