@@ -56,7 +56,7 @@ describe('one auto run of unmanaged-pods, read three ways', () => {
     const openCodes = summarize(record.report).open.map((problem) => problem.code);
     expect(openCodes).toContain('OPERATOR_SELECTOR_NARROW');
     expect(record.summary.diagnosis).toMatch(
-      /^\d+ of \d+ fixed and verified \(\d+ pods? evicted\);.* open; the cause: pod-restart-selector/,
+      /^\d+ of \d+ fixed and verified \(\d+ pods? evicted\), \d+ open: .*, the cause: pod-restart-selector/,
     );
   });
 });
