@@ -39,6 +39,14 @@ module.exports = {
       to: { path: 'node_modules/(hono|@hono/|@types/aws-lambda|@aws-lambda-powertools/)' },
     },
     {
+      name: 'runbook-params-are-schemas-only',
+      comment:
+        "A runbook's params.ts is its zod schema and nothing else: runbooks/catalog.ts hands it to admission in the http, alarm and sweep bundles, which must carry no runbook code.",
+      severity: 'error',
+      from: { path: '^runbooks/[^/]+/params\\.ts$' },
+      to: { pathNot: 'node_modules/zod/' },
+    },
+    {
       name: 'runbooks-through-facades',
       comment: 'Runbooks get the cluster and AWS through the step context: no client, no connection code.',
       severity: 'error',

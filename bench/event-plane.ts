@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startLocalServer } from '../cli/serve/local-server.ts';
-import { RUNBOOK_IDS } from '../runbooks/catalog.ts';
+import { RUNBOOK_CATALOG, RUNBOOK_IDS } from '../runbooks/catalog.ts';
 import { startSim } from '../sim/index.ts';
 import { kubeconfigYaml } from '../sim/kubeconfig.ts';
 import { createApp } from '../src/app/app.ts';
@@ -133,6 +133,7 @@ async function storm(store: ReturnType<typeof dynamoStore>) {
   const app = createApp({
     config,
     runbookIds: RUNBOOK_IDS,
+    runbookInfo: RUNBOOK_CATALOG,
     store,
     queue: { send: async (job) => void jobs.push(job) },
     chat: QUIET,

@@ -17,7 +17,7 @@ import { LambdaSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { type RunbookSet, runbookInfo } from '../runbooks/team.ts';
-import { TEAM_CATALOG_ENV } from '../runbooks/team-catalog.ts';
+import { TEAM_CATALOG_ENV, teamCatalogJson } from '../runbooks/team-catalog.ts';
 import { deployOf, type ResponderConfig } from '../src/config/schema.ts';
 import { RUNS_BY_CLUSTER, RUNS_BY_TIME, TTL_ATTRIBUTE } from '../src/store/dynamodb/layout.ts';
 import { addAccessEntries, type RegionScope, sameAccountClusters } from './access-entries.ts';
@@ -161,7 +161,7 @@ export class CiliumResponder extends Construct {
       POWERTOOLS_SERVICE_NAME: 'cilium-responder',
       // Routing and the Slack commands in every function know the team's runbooks by id.
       ...(team.length > 0
-        ? { [TEAM_CATALOG_ENV]: JSON.stringify(team.map((t) => runbookInfo(t.runbook))) }
+        ? { [TEAM_CATALOG_ENV]: teamCatalogJson(team.map((t) => runbookInfo(t.runbook))) }
         : {}),
     };
     const fn = (

@@ -15,6 +15,7 @@ import {
 } from './format/output.ts';
 import { progressLine } from './format/progress.ts';
 import { localPorts } from './local-app.ts';
+import { LOCAL_WORKER } from './state-lock.ts';
 
 export interface LocalRunOutput extends RunOutput {
   exitCode: number;
@@ -58,6 +59,7 @@ export async function runLocally(
     run = await runInProcess(trigger, localPorts(config, store, undefined, runbooks), {
       runbooks: runbooks.runbooks,
       connect: (cluster) => clusters.connect(cluster),
+      workerName: LOCAL_WORKER,
       onProgress: (job, step, done, total, label, endsAt) =>
         progress.update(`${job.runbook}/${step}`, done, total, label, endsAt),
     });

@@ -10,6 +10,9 @@ import {
 } from '@aws-sdk/client-dynamodb';
 import dynalite from 'dynalite';
 import { dynamoStore, type StateStore, tableDefinition } from '../src/store/index.ts';
+import type { RunRecord } from '../src/store/types.ts';
+import { closeLeftRuns } from '../src/worker/left-behind.ts';
+import { lockState } from './state-lock.ts';
 
 /** The table the local state keeps, in the same layout as the deployed one. */
 const TABLE = 'cilium-responder-local';
@@ -27,7 +30,14 @@ export interface LocalState {
   store: StateStore;
   /** Where it lives, for messages. */
   dir: string;
+  /** Runs a stopped process left behind, closed as it was opened (interrupted, or never ran). */
+  leftBehind: RunRecord[];
   close(): Promise<void>;
+}
+
+/** What a person reads about a run a stopped process left behind. */
+export function leftBehindLine(record: RunRecord): string {
+  return `run ${record.runId} (${record.runbook} on ${record.cluster}) was ${record.status}: ${record.error}`;
 }
 
 /**
@@ -37,6 +47,16 @@ export interface LocalState {
  */
 export async function openLocalState(dir = stateDir()): Promise<LocalState> {
   mkdirSync(dir, { recursive: true });
+  const unlock = lockState(dir);
+  try {
+    return await openLocked(dir, unlock);
+  } catch (error) {
+    unlock();
+    throw error;
+  }
+}
+
+async function openLocked(dir: string, unlock: () => void): Promise<LocalState> {
   const server = dynalite({ path: join(dir, 'dynamodb'), createTableMs: 0 });
   try {
     await new Promise<void>((resolve, reject) => {
@@ -55,6 +75,7 @@ export async function openLocalState(dir = stateDir()): Promise<LocalState> {
   const close = async () => {
     client.destroy();
     await new Promise<void>((resolve) => server.close(() => resolve()));
+    unlock();
   };
   try {
     await ensureTable(client);
@@ -69,7 +90,11 @@ export async function openLocalState(dir = stateDir()): Promise<LocalState> {
       { cause: error },
     );
   }
-  return { store: dynamoStore({ client, table: TABLE }), dir, close };
+  const store = dynamoStore({ client, table: TABLE });
+  // The lock says no other process has the state open: any run still open was left by one that
+  // stopped (kill -9, a crash, a closed terminal).
+  const leftBehind = await closeLeftRuns({ store, now: () => new Date() }, () => true);
+  return { store, dir, leftBehind, close };
 }
 
 /**

@@ -41,6 +41,8 @@ export const runbookInfo = (runbook: AnyRunbook): RunbookInfo => ({
   id: runbook.id,
   title: runbook.title,
   writes: runbook.steps.some((step) => step.writes),
+  // Checked to be an object schema when the runbook loads: admission reads its keys.
+  params: runbook.params as unknown as RunbookInfo['params'],
 });
 
 export function runbookSet(team: readonly TeamRunbook[] = []): RunbookSet {
@@ -67,7 +69,11 @@ function shapeProblem(value: unknown): string | undefined {
       return `${field} must be a non-empty string`;
   if (!RUNBOOK_ID.test(runbook.id as string))
     return `id "${runbook.id}" must be lowercase letters, digits and dashes`;
-  if (typeof runbook.params?.safeParse !== 'function') return 'params must be a zod schema';
+  if (
+    typeof runbook.params?.safeParse !== 'function' ||
+    typeof (runbook.params as { shape?: unknown }).shape !== 'object'
+  )
+    return 'params must be a zod object schema (z.object({...}))';
   if (typeof runbook.newState !== 'function') return 'newState must be a function';
   if (!Array.isArray(runbook.answers)) return 'answers must be a list of alert names';
   if (!Array.isArray(runbook.steps) || runbook.steps.length === 0) return 'steps must be a non-empty list';

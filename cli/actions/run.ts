@@ -5,15 +5,19 @@ import { join } from 'node:path';
 import { KubeConfig } from '@kubernetes/client-node';
 import type { Mode } from '../../src/engine/types.ts';
 import { paramsFromPairs } from '../../src/params/merge.ts';
-import type { StateStore } from '../../src/store/types.ts';
+import type { RunRecord, StateStore } from '../../src/store/types.ts';
 import type { Trigger } from '../../src/triggers/types.ts';
+import { closeLeftRuns } from '../../src/worker/left-behind.ts';
 import { clusterConnector } from '../cluster-connector.ts';
 import { type ConfirmContext, confirmPlan, terminalAsk } from '../confirm-plan.ts';
 import { formatRunOutput, type OutputFormat, type RunOutput } from '../format/output.ts';
 import { localSetup, localUser, withCluster } from '../local-app.ts';
 import { runLocally } from '../local-run.ts';
+import { leftBehindLine } from '../local-state.ts';
 import { scenarioFiles } from '../scenario-files.ts';
+import { LOCAL_WORKER } from '../state-lock.ts';
 import { openState } from '../state-option.ts';
+import { stopOnInterrupt } from '../stop-on-interrupt.ts';
 
 export interface RunOptions {
   sim?: string[];
@@ -134,6 +138,21 @@ async function run(runbook: string, options: RunOptions): Promise<number> {
     ...(options.requestTimeout ? { requestTimeoutMs: options.requestTimeout * 1000 } : {}),
     ...(sim ? { extraScenarios: sim.extra } : {}),
   });
+  const deliveryKey = `cli:${randomUUID()}`;
+  // Ctrl-C: this invocation's runs end interrupted (the writes they journaled listed), their
+  // leases released, so the next run starts at once instead of finding the pair "in progress".
+  const uninstall = stopOnInterrupt(async () => {
+    const ours = (record: RunRecord) => record.deliveryKey === deliveryKey;
+    const now = () => new Date();
+    const stopped = await closeLeftRuns(
+      { store: state.store, now },
+      ours,
+      `stopped by Ctrl-C (${LOCAL_WORKER})`,
+    );
+    for (const record of stopped) process.stderr.write(`${leftBehindLine(record)}\n`);
+    await clusters.close();
+    await state.close();
+  });
   try {
     const { config, cluster, runbooks } = await target(
       sim ? { ...options, sim: sim.names } : options,
@@ -144,7 +163,7 @@ async function run(runbook: string, options: RunOptions): Promise<number> {
     const trigger: Trigger = {
       source: 'cli',
       receivedAt: new Date().toISOString(),
-      deliveryKey: `cli:${randomUUID()}`,
+      deliveryKey,
       alerts: [],
       cluster,
       runbook,
@@ -156,6 +175,7 @@ async function run(runbook: string, options: RunOptions): Promise<number> {
     if (options.mode !== 'approve') return (await runLocally(trigger, config, state.store, context)).exitCode;
     return await runApproved(trigger, context);
   } finally {
+    uninstall();
     await clusters.close();
     await state.close();
   }

@@ -5,6 +5,7 @@ import { slackDirectory } from '../../src/slack/directory.ts';
 import { openLocalState } from '../local-state.ts';
 import { startLocalServer } from '../serve/local-server.ts';
 import { untilInterrupted } from '../serve/serve-sim.ts';
+import { sayLeftBehind } from '../state-option.ts';
 
 /** A secret from the environment, or one made up for this run (and printed, so it can be used). */
 function secretFromEnv(name: string, generated: string[]): string {
@@ -25,7 +26,7 @@ export interface ServeOptions {
 export async function serveAction(options: ServeOptions) {
   const { config, runbooks } = await loadConfigWithRunbooks(options.config);
   const generated: string[] = [];
-  const state = options.state ? await openLocalState() : undefined;
+  const state = options.state ? sayLeftBehind(await openLocalState()) : undefined;
   const server = await startLocalServer({
     config,
     runbooks,

@@ -13,6 +13,7 @@ import type { StateStore } from '../../src/store/types.ts';
 import { clusterConnector } from '../cluster-connector.ts';
 import { localPorts } from '../local-app.ts';
 import { listenError } from '../port-in-use.ts';
+import { LOCAL_WORKER } from '../state-lock.ts';
 
 export interface LocalServerOptions {
   config: ResponderConfig;
@@ -52,6 +53,7 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
   const worker = createWorker(base, {
     runbooks: (options.runbooks ?? BUILT_IN_RUNBOOKS).runbooks,
     connect: options.connect ?? ((cluster) => clusters.connect(cluster)),
+    workerName: LOCAL_WORKER,
     ...(options.onProgress ? { onProgress: options.onProgress } : {}),
   });
   const queue = memoryQueue({

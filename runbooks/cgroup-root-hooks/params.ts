@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
 /** The runbook checks every agent; it takes no parameters. */
-export const params = z.object({});
+export const params = z.strictObject({});
 
 export type Params = z.infer<typeof params>;

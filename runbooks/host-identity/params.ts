@@ -2,7 +2,7 @@ import { z } from 'zod';
 
 // Coerced: values typed in Slack (`monitorSeconds=5`) arrive as strings.
 
-export const hostIdentityParams = z.object({
+export const hostIdentityParams = z.strictObject({
   monitorSeconds: z.coerce
     .number()
     .int()

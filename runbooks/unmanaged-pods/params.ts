@@ -6,7 +6,13 @@ const ONE_DAY_SECONDS = 86_400;
 /** Slack sends every value as text (`gracePeriodSeconds=30 namespaces=shop,web`); read it as typed. */
 const fromText = {
   number: (value: unknown) => (typeof value === 'string' && value.trim() !== '' ? Number(value) : value),
-  list: (value: unknown) => (typeof value === 'string' ? value.split(',').map((item) => item.trim()) : value),
+  // `namespaces=` (nothing after the =) is an empty list, refused below, not a list of one empty name.
+  list: (value: unknown) =>
+    typeof value === 'string'
+      ? value.trim() === ''
+        ? []
+        : value.split(',').map((item) => item.trim())
+      : value,
 };
 
 /** What a caller may change: how old an unmanaged pod must be, and which namespaces to look at. */

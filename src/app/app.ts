@@ -64,7 +64,7 @@ export function createApp(ports: AppPorts): App {
         now: ports.now,
         newId: ports.newId,
         ...(ports.directory ? { directory: ports.directory } : {}),
-        ...(ports.runbookInfo ? { runbookInfo: ports.runbookInfo } : {}),
+        runbookInfo: ports.runbookInfo,
       }),
     history: async (query = {}) => {
       if (query.cluster) await checkCluster(query.cluster);

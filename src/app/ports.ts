@@ -15,8 +15,8 @@ export interface AppPorts {
   config: ResponderConfig;
   /** Every runbook id, for routing `all` and checking names. */
   runbookIds: readonly string[];
-  /** Titles, and whether each runbook writes, for the slash command's `list` (ids only without it). */
-  runbookInfo?: readonly RunbookInfo[];
+  /** Titles, whether each runbook writes, and its params schema (admission checks params by it). */
+  runbookInfo: readonly RunbookInfo[];
   store: StateStore;
   queue: JobQueue;
   chat: ChatSink;
@@ -37,6 +37,8 @@ export interface ClusterPorts {
   deadlineMs?: number;
   /** Progress during long fan-outs and waits; `endsAt` (epoch ms) when a bounded wait gives up. */
   onProgress?: (job: Job, step: string, done: number, total: number, label: string, endsAt?: number) => void;
+  /** Who runs the jobs (`pid 4242 on laptop`), so a run this process leaves behind names it. */
+  workerName?: string;
 }
 
 export const DEFAULT_CHANNEL = '#cilium-responder';

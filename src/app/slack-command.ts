@@ -1,3 +1,4 @@
+import { ParamsError } from '../params/check.ts';
 import { type CommandContext, parseSlashCommand, type SlackCommand } from '../slack/command.ts';
 import { CommandError, type CommandRequest, USAGE, usageOf, type Verb } from '../slack/command-grammar.ts';
 import type { RunRecord } from '../store/types.ts';
@@ -70,6 +71,7 @@ function channelOf(app: App, cluster: string): string {
 
 /** Runs a command's trigger and says what was queued, or why nothing was. */
 async function queue(command: SlackCommand, app: App, cluster: string, label: string): Promise<string> {
+  const { request } = command;
   const result = await app.dispatch(command.trigger);
   const said: string[] = [];
   if (result.queued.length > 0) {
@@ -79,10 +81,14 @@ async function queue(command: SlackCommand, app: App, cluster: string, label: st
     );
   }
   // `run all --apply` by a non-approver queues the read-only runbooks and refuses the rest.
-  if (result.refused.length > 0)
-    said.push(
-      `Not run: ${result.refused.join('; ')}. Ask an approver to run it with --apply, or leave out --apply for a dry run.`,
-    );
+  if (result.refused.length > 0) {
+    // A plan with params a non-approver set says its own way out (leave them out).
+    const applied = request.verb === 'run' && request.mode === 'auto';
+    const advice = applied
+      ? ' Ask an approver to run it with --apply, or leave out --apply for a dry run.'
+      : '';
+    said.push(`Not run: ${result.refused.join('; ')}.${advice}`);
+  }
   if (said.length > 0) return said.join('\n');
   if (result.duplicates.length > 0) return 'Already queued: this request was received before.';
   return `Nothing to run: ${result.skipped.join('; ')}`;
@@ -128,16 +134,16 @@ export async function answerSlashCommand(command: SlackCommand, app: App): Promi
 }
 
 /**
- * A slash command from its form to its answer. A mistake in the text is the person's to fix: it is
- * answered to them only (Slack shows a 200 answer ephemerally). Bad form fields throw, for a 400.
+ * A slash command from its form to its answer. A mistake in the text (a param its runbook's schema
+ * refuses too) is the person's to fix: it is answered to them only (Slack shows a 200 answer
+ * ephemerally) and nothing is queued. Bad form fields throw, for a 400.
  */
 export async function handleSlashCommand(form: unknown, edge: EdgeFacts, app: App): Promise<SlackAnswer> {
-  let command: SlackCommand;
   try {
-    command = parseSlashCommand(form, edge, commandContext(app));
+    return await answerSlashCommand(parseSlashCommand(form, edge, commandContext(app)), app);
   } catch (error) {
     if (error instanceof CommandError) return ephemeral(error.message);
+    if (error instanceof ParamsError) return ephemeral(`${error.message}. Nothing was queued.`);
     throw error;
   }
-  return answerSlashCommand(command, app);
 }

@@ -2,6 +2,7 @@ import type { Job } from '../queue/job.ts';
 import { parseJob } from '../queue/job-schema.ts';
 import type { DeadLetter } from '../queue/types.ts';
 import { pendingKey } from '../routing/admit.ts';
+import { giveUp } from '../worker/give-up.ts';
 import { type JobResult, runJob } from '../worker/run-job.ts';
 import type { AppPorts, ClusterPorts } from './ports.ts';
 import { summarizeSweepIfDone } from './sweep-summary.ts';
@@ -34,6 +35,7 @@ export function createWorker(ports: Omit<AppPorts, 'queue'>, clusters: ClusterPo
       log: ports.log,
       ...(clusters.deadlineMs ? { deadlineMs: clusters.deadlineMs } : {}),
       ...(clusters.onProgress ? { onProgress: clusters.onProgress } : {}),
+      ...(clusters.workerName ? { workerName: clusters.workerName } : {}),
     });
   return {
     async run(job) {
@@ -51,21 +53,8 @@ export function createWorker(ports: Omit<AppPorts, 'queue'>, clusters: ClusterPo
         return;
       }
       await settle(job);
-      const runId = job.resume?.runId ?? job.id;
-      const record = await ports.store.runs.get(runId);
       const why = `gave up after ${letter.attempts} ${letter.attempts === 1 ? 'attempt' : 'attempts'}: ${letter.reason}`;
-      if (record)
-        await ports.store.runs.put({
-          ...record,
-          status: 'failed',
-          error: why,
-          finishedAt: ports.now().toISOString(),
-        });
-      const cluster = ports.config.clusters.find((c) => c.name === job.cluster);
-      await ports.chat.postText(
-        { channel: cluster?.channel ?? ports.defaultChannel, threadKey: `${job.cluster}/${job.runbook}` },
-        `Failed: ${job.runbook} on ${job.cluster} (run ${runId}) ${why}. The job is kept in the dead-letter queue.`,
-      );
+      await giveUp(job, why, ports);
     },
   };
 }

@@ -23,6 +23,12 @@ export interface ChatSink {
    * settled plan again. `report` is the run's report, to keep the rest of the message.
    */
   settleApproval?(message: MessageRef, report: Report | undefined, outcome: string): Promise<void>;
+  /**
+   * Adds a note under the report on the thread's head (edited in place, not a new post), e.g. that
+   * the alert resolved; starts the thread with the note when there is none. `report` is the last
+   * one the head shows, to keep it.
+   */
+  noteOnHead?(target: ChatTarget, report: Report | undefined, note: string): Promise<void>;
   /** A link to the thread of `threadKey`, when it has one (Slack: a permalink to its head). */
   threadLink?(threadKey: string): Promise<string | undefined>;
   /** A message only `user` sees in `channel` (a refusal, "already decided"). */

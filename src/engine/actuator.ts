@@ -1,7 +1,17 @@
 import { type CiliumFacade, KubeError, type KubeFacade, RESOURCES } from '../cluster/types.ts';
 import { AGENT_NOT_READY_TAINT, exclusions, type Hold, holdFor } from './exclusions.ts';
 import { podFacts } from './pod-facts.ts';
-import type { Actuator, Brake, DoneAction, Limits, Logger, Mode, PodTarget, Report } from './types.ts';
+import type {
+  Actuator,
+  Brake,
+  DoneAction,
+  Limits,
+  Logger,
+  Mode,
+  PodTarget,
+  Report,
+  WriteJournal,
+} from './types.ts';
 
 export interface ActuatorOptions {
   cluster: string;
@@ -17,6 +27,8 @@ export interface ActuatorOptions {
   signal?: AbortSignal;
   /** Why this run may no longer write (it lost its lease), checked as each write is sent. */
   fence?: () => string | undefined;
+  /** Each write, journaled before it is sent and with its outcome after (the audit record). */
+  journal?: WriteJournal;
 }
 
 /** A refusal in a report's words. */
@@ -68,6 +80,7 @@ export function createActuator(options: ActuatorOptions): JournaledActuator {
   /** Why this pod must not be touched, checked on fresh state; undefined when it may be. */
   async function exclusion(target: PodTarget, pod: ReturnType<typeof podFacts>): Promise<string | undefined> {
     const node = await kube.get(RESOURCES.nodes, undefined, target.node);
+    // Stryker disable next-line OptionalChaining,ArrayDeclaration: the API always returns a Node's spec; a made-up taint key matches nothing
     const taints = ((node.spec as { taints?: { key: string }[] } | undefined)?.taints ?? []).map(
       (t) => t.key,
     );
@@ -76,6 +89,7 @@ export function createActuator(options: ActuatorOptions): JournaledActuator {
       pod,
       {
         agentReady: new Map(agent ? [[target.node, agent.ready]] : []),
+        // Stryker disable next-line ArrayDeclaration: a made-up node name in the set matches no pod's node
         tainted: new Set(taints.includes(AGENT_NOT_READY_TAINT) ? [target.node] : []),
       },
       exclusions(limits.excludeSelectors),
@@ -131,12 +145,42 @@ export function createActuator(options: ActuatorOptions): JournaledActuator {
   async function previewEviction(target: PodTarget): Promise<{ blockedBy?: string; caveat?: string }> {
     try {
       const preview = await kube.evict(target.namespace, target.name, { uid: target.uid, dryRun: true });
+      // Stryker disable next-line ConditionalExpression: an allowed preview carries no message, so blockedBy stays unset
       return preview.outcome === 'blocked-by-pdb' ? { blockedBy: preview.message } : {};
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);
       log.warn('eviction preview failed; PodDisruptionBudgets not checked', { error: reason });
       return { caveat: `PodDisruptionBudgets not checked: ${reason}` };
     }
+  }
+
+  /** Writes journaled as being sent whose outcome is not journaled yet, by `<action> <target>`. */
+  const sending = new Set<string>();
+
+  /**
+   * Journals a write right before it is sent. A journal that cannot record it (the run's record
+   * was taken over by another worker) stops it: a write the audit record would not show is not sent.
+   */
+  async function announce(action: string, target: string): Promise<string | undefined> {
+    if (!options.journal) return undefined;
+    try {
+      await options.journal.sending(action, target);
+      sending.add(`${action} ${target}`);
+      return undefined;
+    } catch (error) {
+      return `not journaled, so not sent: ${error instanceof Error ? error.message : String(error)}`;
+    }
+  }
+
+  /** The outcome of a journaled write, however it came out (done, refused, failed). */
+  async function land(done: DoneAction): Promise<DoneAction> {
+    if (!sending.delete(`${done.action} ${done.target}`)) return done;
+    await options.journal
+      ?.landed(done)
+      .catch((error: unknown) =>
+        log.warn('could not journal the outcome of a write', { ...done, error: String(error) }),
+      );
+    return done;
   }
 
   const decisions: DoneAction[] = [];
@@ -149,7 +193,8 @@ export function createActuator(options: ActuatorOptions): JournaledActuator {
   }
 
   /** Tracks a decision while it is being made, so the engine can wait for it to land. */
-  function tracked(decision: Promise<DoneAction>): Promise<DoneAction> {
+  function tracked(made: Promise<DoneAction>): Promise<DoneAction> {
+    const decision = made.then(land);
     inFlight.add(decision);
     void decision.finally(() => inFlight.delete(decision));
     return decision;
@@ -186,7 +231,7 @@ export function createActuator(options: ActuatorOptions): JournaledActuator {
           );
         }
         if (!(await options.brake.tryWrite(options.cluster))) return result('blocked', BRAKE_ENGAGED);
-        const late = lateStop();
+        const late = lateStop() ?? (await announce(action, where));
         if (late) return refunded(result('skipped', late));
         const evicted = await kube
           .evict(target.namespace, target.name, { uid: target.uid })
@@ -231,7 +276,7 @@ export function createActuator(options: ActuatorOptions): JournaledActuator {
         }
         if (stop) return result(stop.outcome, stop.detail);
         if (!(await options.brake.tryWrite(options.cluster))) return result('blocked', BRAKE_ENGAGED);
-        const late = lateStop();
+        const late = lateStop() ?? (await announce(action, node));
         if (late) return refunded(result('skipped', late));
         await kube.deletePod(agent.namespace, agent.name, agent.uid).catch(async (error) => {
           await giveBack();

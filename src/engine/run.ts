@@ -15,6 +15,7 @@ import {
   type Runbook,
   type StepContext,
   type StepReport,
+  type WriteJournal,
 } from './types.ts';
 import { verdictOf } from './verdict.ts';
 
@@ -35,6 +36,8 @@ export interface RunOptions<P, S = unknown> {
   runId?: string;
   /** Why the run may no longer write (it lost its lease), asked as each write is sent. */
   fence?: () => string | undefined;
+  /** Where each write is journaled before it is sent and after (the worker's audit record). */
+  journal?: WriteJournal;
   onProgress?: (step: string, done: number, total: number, label: string, endsAt?: number) => void;
 }
 
@@ -96,6 +99,7 @@ export async function runRunbook<P, S>(options: RunOptions<P, S>): Promise<Repor
     approved,
     signal,
     ...(options.fence ? { fence: options.fence } : {}),
+    ...(options.journal ? { journal: options.journal } : {}),
   });
   // Steps get a handle with no write methods; the actuator above holds the one that writes.
   const kube = readOnly(access.kube);

@@ -80,6 +80,16 @@ export interface Outcome {
   cleared?: Cleared[];
 }
 
+/**
+ * Where a run's writes are journaled as they happen (the worker's audit record), so a run cut off
+ * mid-way (a kill, a crash) still says what it did. `sending` is awaited before the write goes
+ * out: when it throws, the write is not sent. `landed` says how it came out.
+ */
+export interface WriteJournal {
+  sending(action: string, target: string): Promise<void>;
+  landed(done: DoneAction): Promise<void>;
+}
+
 export interface Limits {
   /** Most pod evictions in one run. */
   maxEvictionsPerRun: number;
@@ -194,6 +204,8 @@ export interface RunbookInfo {
   title: string;
   /** Whether any step writes to the cluster (so applying it needs an approver in Slack). */
   writes: boolean;
+  /** The runbook's params schema, the same object the runbook runs with: admission checks params by it. */
+  params: z.ZodObject;
 }
 
 /** Any runbook, its types forgotten: what a registry holds; the engine validates params on each run. */
@@ -205,6 +217,13 @@ export interface StepReport extends Outcome {
   durationMs: number;
 }
 
+/** A param a run was asked with, and who set it (`config`, `route`, or the person). */
+export interface ParamSetting {
+  key: string;
+  value: unknown;
+  by: string;
+}
+
 export interface Report {
   runId: string;
   runbook: string;
@@ -213,4 +232,6 @@ export interface Report {
   verdict: Verdict;
   steps: StepReport[];
   timings: { startedAt: string; finishedAt: string; durationMs: number };
+  /** The params it ran with, and who set each: shown beside a plan waiting for approval. */
+  params?: ParamSetting[];
 }

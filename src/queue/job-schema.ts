@@ -9,6 +9,7 @@ const JobSchema = z.object({
   cluster: z.string().min(1),
   mode: z.enum(['dry-run', 'auto', 'approve']),
   params: z.record(z.string(), z.unknown()),
+  paramsBy: z.record(z.string(), z.string()).optional(),
   trigger: z
     .object({
       source: z.enum(['alertmanager', 'cloudwatch', 'slack-command', 'slack-action', 'schedule', 'cli']),

@@ -8,6 +8,8 @@ export interface Job {
   cluster: string;
   mode: Mode;
   params: Record<string, unknown>;
+  /** Who set each param: `config` (the cluster's params), `route`, or the person who asked (`<@U…>`, a local user). */
+  paramsBy?: Record<string, string>;
   trigger: Trigger;
   /** Same key, same run: repeated deliveries of one trigger for one (cluster, runbook) collapse into one job. */
   dedupeKey: string;

@@ -5,6 +5,7 @@ import type { Job } from '../queue/job.ts';
 import type { JobQueue } from '../queue/types.ts';
 import type { RunRecord, StateStore } from '../store/types.ts';
 import type { Trigger } from '../triggers/types.ts';
+import { decisionOf } from './approval.ts';
 import { refusal } from './authority.ts';
 
 export interface AdmitContext {
@@ -50,6 +51,7 @@ export function queuedRecord(job: Job, now: Date): RunRecord {
     reason: reasonOf(job.trigger),
     deliveryKey: job.trigger.deliveryKey,
     params: job.params,
+    ...(job.paramsBy ? { paramsBy: job.paramsBy } : {}),
     status: 'queued',
     plan: [],
     actions: [],
@@ -65,8 +67,16 @@ const AUTOMATIC: ReadonlySet<Trigger['source']> = new Set(['alertmanager', 'clou
  * per notification. People's requests and approvals are never folded into another run.
  */
 export function pendingKey(job: Job): string | undefined {
-  if (job.resume || !AUTOMATIC.has(job.trigger.source)) return undefined;
-  return `pending|${job.cluster}|${job.runbook}|${job.mode}`;
+  if (job.resume) return undefined;
+  return pendingKeyOf({ ...job, source: job.trigger.source });
+}
+
+/** The same claim, from what an audit record keeps (a run left behind gives its claim back). */
+export function pendingKeyOf(
+  run: Pick<RunRecord, 'source' | 'cluster' | 'runbook' | 'mode'>,
+): string | undefined {
+  if (!AUTOMATIC.has(run.source)) return undefined;
+  return `pending|${run.cluster}|${run.runbook}|${run.mode}`;
 }
 
 /**
@@ -94,9 +104,13 @@ export async function admit(jobs: readonly Job[], context: AdmitContext): Promis
       admission.duplicates.push(job);
       continue;
     }
+    // The pair is firing (or asked about) again: its next resolve is news.
+    if (!job.resume) await context.store.dedupe.release(resolvedKey(job));
     try {
-      // A resumed run keeps its record (it already holds the plan and the first report).
-      if (!job.resume) await context.store.runs.put(queuedRecord(job, context.now()));
+      // A resumed run keeps its record (it already holds the plan and the first report); who
+      // approved it is written there before the job can start, so no worker's write races it.
+      if (job.resume) await recordApproval(job, job.resume, context);
+      else await context.store.runs.put(queuedRecord(job, context.now()));
       await context.queue.send(job);
     } catch (error) {
       // Not queued, so not claimed: the sender's retry must be able to run it.
@@ -109,23 +123,36 @@ export async function admit(jobs: readonly Job[], context: AdmitContext): Promis
   return admission;
 }
 
+/** The audit record says who approved the plan, when, and what; only while it still waits. */
+async function recordApproval(job: Job, resume: NonNullable<Job['resume']>, context: AdmitContext) {
+  const record = await context.store.runs.get(resume.runId);
+  if (!record) throw new Error(`run ${resume.runId} has no audit record to resume`);
+  const decision = decisionOf('approved', job.trigger.actor, context.now(), resume.approved);
+  const expected = { status: [record.status], jobId: record.jobId };
+  if (!(await context.store.runs.advance({ ...record, decision }, expected)))
+    throw new Error(`run ${resume.runId} changed while it was being approved; click again`);
+}
+
 /**
- * Resolved alerts run nothing: their (cluster, runbook) records and chat threads say the alert
- * resolved, once per notification however often it is delivered.
+ * The claim that a (cluster, runbook) pair's chat thread says its alert resolved. Taken by the
+ * first resolved notification, given back when the pair fires again (a job for it is queued): so
+ * the thread hears of a resolve once per state change, not once per notification (a storm of
+ * 2,000 resolved notifications is one edit of the thread's head). A week bounds a forgotten one.
+ */
+const resolvedKey = (job: Pick<Job, 'cluster' | 'runbook'>) => `resolved|${job.cluster}|${job.runbook}`;
+const RESOLVED_SAID_SECONDS = 7 * 24 * 3600;
+
+/**
+ * Resolved alerts run nothing: each notification is recorded (once however often it is
+ * delivered); the pair's chat thread says it once per state change, on its head.
  */
 export async function recordResolved(jobs: readonly Job[], context: AdmitContext): Promise<RunRecord[]> {
   const records: RunRecord[] = [];
   const ttlSeconds = context.config.limits.dedupeMinutes * 60;
   for (const job of jobs) {
     if (!(await context.store.dedupe.claim(job.dedupeKey, ttlSeconds, context.now()))) continue;
-    const channel =
-      context.config.clusters.find((c) => c.name === job.cluster)?.channel ??
-      context.defaultChannel ??
-      '#cilium-responder';
-    await context.chat?.postText(
-      { channel, threadKey: `${job.cluster}/${job.runbook}` },
-      `Resolved: ${reasonOf(job.trigger)} on ${job.cluster} (nothing to run).`,
-    );
+    if (await context.store.dedupe.claim(resolvedKey(job), RESOLVED_SAID_SECONDS, context.now()))
+      await sayResolved(job, context);
     const record: RunRecord = {
       ...queuedRecord(job, context.now()),
       status: 'resolved',
@@ -135,4 +162,22 @@ export async function recordResolved(jobs: readonly Job[], context: AdmitContext
     records.push(record);
   }
   return records;
+}
+
+/** The pair's thread head says the alert resolved, beside the last report (said in a post if the sink cannot edit). */
+async function sayResolved(job: Job, context: AdmitContext): Promise<void> {
+  if (!context.chat) return;
+  const channel =
+    context.config.clusters.find((c) => c.name === job.cluster)?.channel ??
+    context.defaultChannel ??
+    '#cilium-responder';
+  const target = { channel, threadKey: `${job.cluster}/${job.runbook}` };
+  const text = `Resolved: ${reasonOf(job.trigger)} on ${job.cluster} (nothing to run).`;
+  if (!context.chat.noteOnHead) {
+    await context.chat.postText(target, text);
+    return;
+  }
+  const recent = await context.store.runs.list({ cluster: job.cluster, limit: 50 });
+  const last = recent.find((run) => run.runbook === job.runbook && run.report)?.report;
+  await context.chat.noteOnHead(target, last, text);
 }

@@ -1,11 +1,15 @@
+import type { RunbookInfo } from '../engine/types.ts';
 import type { Job } from '../queue/job.ts';
 import type { Trigger } from '../triggers/types.ts';
 import { type AdmitContext, admit, recordResolved } from './admit.ts';
-import { approvalDedupeKey, decideApproval, decisionOf, rejectedRecord } from './approval.ts';
+import { approvalDedupeKey, decideApproval, rejectedRecord } from './approval.ts';
+import { withCheckedParams } from './params.ts';
 import { routeTrigger } from './route.ts';
 
 export interface DispatchContext extends AdmitContext {
   runbooks: readonly string[];
+  /** Whether each runbook writes, and its params schema: every job's params are checked before it queues. */
+  runbookInfo: readonly RunbookInfo[];
   newId: () => string;
 }
 
@@ -23,8 +27,9 @@ export interface Dispatched {
 const NOTHING: Dispatched = { queued: [], duplicates: [], resolved: [], skipped: [], refused: [] };
 
 /**
- * The whole way from a parsed trigger to queued jobs: route, then admit (dedupe, record, queue).
- * Approvals resume their run instead. Nothing here waits for a cluster.
+ * The whole way from a parsed trigger to queued jobs: route, check params, then admit (dedupe,
+ * record, queue). Approvals resume their run instead. Nothing here waits for a cluster. Throws a
+ * ParamsError (a TriggerError: 400 on HTTP) when a param does not pass its runbook's schema.
  */
 export async function dispatchTrigger(trigger: Trigger, context: DispatchContext): Promise<Dispatched> {
   if (trigger.approval) {
@@ -43,24 +48,18 @@ export async function dispatchTrigger(trigger: Trigger, context: DispatchContext
       if (!(await context.store.dedupe.claim(key, ttlSeconds, context.now())))
         return { ...NOTHING, skipped: [`run ${decision.runId} was already decided`] };
       const record = await context.store.runs.get(decision.runId);
-      if (record) await context.store.runs.put(rejectedRecord(record, trigger.actor, context.now()));
+      if (record)
+        await context.store.runs.advance(rejectedRecord(record, trigger.actor, context.now()), {
+          status: [record.status],
+          jobId: record.jobId,
+        });
       return { ...NOTHING, skipped: [`run ${decision.runId} rejected`] };
     }
-    const admission = await admit([decision.job], context);
-    if (admission.queued.length > 0) await recordApproval(decision.job, context);
-    return { ...NOTHING, ...admission };
+    return { ...NOTHING, ...(await admit([decision.job], context)) };
   }
   const routed = routeTrigger(trigger, context);
-  const admission = await admit(routed.jobs, context);
+  // Before anything is claimed or queued: a bad param throws a ParamsError for the sender.
+  const admission = await admit(withCheckedParams(routed.jobs, context.runbookInfo), context);
   await recordResolved(routed.resolved, context);
   return { ...admission, resolved: routed.resolved, skipped: routed.skipped };
-}
-
-/** The audit record says who approved the plan, when, and what. */
-async function recordApproval(job: Job, context: DispatchContext): Promise<void> {
-  if (!job.resume) return;
-  const record = await context.store.runs.get(job.resume.runId);
-  if (!record) return;
-  const decision = decisionOf('approved', job.trigger.actor, context.now(), job.resume.approved);
-  await context.store.runs.put({ ...record, decision });
 }

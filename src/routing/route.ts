@@ -24,6 +24,20 @@ interface Target {
   runbook: string;
   mode: Mode;
   params: Record<string, unknown>;
+  /** Who the target's own params come from (the cluster's config params are `config`'s). */
+  by: string;
+}
+
+/** Who set each param: the cluster's config, overridden key by key by the route or the person; absent when none is set. */
+function paramsBy(fromConfig: string[], fromTarget: string[], by: string): Pick<Job, 'paramsBy'> {
+  if (fromConfig.length + fromTarget.length === 0) return {};
+  const entries = [...fromConfig.map((key) => [key, 'config']), ...fromTarget.map((key) => [key, by])];
+  return { paramsBy: Object.fromEntries(entries) };
+}
+
+/** The person who asked, as an approver would recognise them: a Slack mention, or the local user. */
+function personOf(trigger: Trigger): string {
+  return trigger.source === 'cli' ? (trigger.actor.name ?? trigger.actor.id) : `<@${trigger.actor.id}>`;
 }
 
 function includesAll(have: Record<string, string>, want: Record<string, string> | undefined): boolean {
@@ -57,7 +71,7 @@ function alertTargets(trigger: Trigger, context: RouteContext, skipped: string[]
         continue;
       }
       for (const runbook of expandRunbook(route.runbook, context)) {
-        targets.push({ cluster, runbook, mode: route.mode, params: route.params });
+        targets.push({ cluster, runbook, mode: route.mode, params: route.params, by: 'route' });
       }
     }
   }
@@ -77,6 +91,7 @@ function commandTargets(trigger: Trigger, context: RouteContext, skipped: string
     runbook,
     mode,
     params: trigger.params ?? {},
+    by: personOf(trigger),
   }));
 }
 
@@ -94,7 +109,9 @@ function scheduleTargets(trigger: Trigger, context: RouteContext, skipped: strin
     expandRunbook(r, context),
   );
   const mode = trigger.mode ?? schedule.mode;
-  return clusters.flatMap((cluster) => runbooks.map((runbook) => ({ cluster, runbook, mode, params: {} })));
+  return clusters.flatMap((cluster) =>
+    runbooks.map((runbook) => ({ cluster, runbook, mode, params: {}, by: 'schedule' })),
+  );
 }
 
 function targetsOf(trigger: Trigger, context: RouteContext, skipped: string[]): Target[] {
@@ -133,14 +150,15 @@ export function routeTrigger(trigger: Trigger, context: RouteContext): RouteResu
     const key = `${target.cluster}|${target.runbook}`;
     if (!unique.has(key)) unique.set(key, target);
   }
-  const clusterParams = (target: Target) =>
+  const clusterParams = (target: Pick<Target, 'cluster' | 'runbook'>) =>
     context.config.clusters.find((c) => c.name === target.cluster)?.params[target.runbook];
   const jobs = [...unique.values()].map(
-    (target): Job => ({
+    ({ by, ...target }): Job => ({
       id: context.newId(),
       ...target,
       // The cluster's own settings first; what the route or the person asked for wins.
       params: mergeParams(clusterParams(target), target.params),
+      ...paramsBy(Object.keys(clusterParams(target) ?? {}), Object.keys(target.params), by),
       trigger,
       dedupeKey: `${trigger.deliveryKey}|${target.cluster}|${target.runbook}`,
     }),

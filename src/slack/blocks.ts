@@ -184,8 +184,23 @@ function approvalBlocks(report: Report, plan: readonly PlannedAction[]): ChatBlo
       ),
     );
   }
-  blocks.push(approvalButtons(report, keys));
+  blocks.push(context(paramsLine(report)), approvalButtons(report, keys));
   return blocks;
+}
+
+/**
+ * The params the plan was made with and who set each, so an approver sees what shaped it (a
+ * `gracePeriodSeconds=0` adds pods only seconds old). Only approvers may set params on a run that
+ * can write from Slack (src/routing/authority.ts); the config's and the routes' are shown too.
+ */
+function paramsLine(report: Report): string {
+  const params = report.params ?? [];
+  if (params.length === 0) return "Params: none (the runbook's defaults).";
+  // Values are the sender's text: escaped. `by` is ours (`config`, `route`, a `<@U…>` mention).
+  const shown = params.map(
+    ({ key, value, by }) => `\`${key}=${escapeMrkdwn(JSON.stringify(value))}\` set by ${by}`,
+  );
+  return `Params: ${shown.join(', ')}.`;
 }
 
 function largestApprovablePrefix(runId: string, plan: readonly PlannedAction[]): PlannedAction[] {

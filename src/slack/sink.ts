@@ -135,6 +135,20 @@ export function slackSink(options: SlackSinkOptions): ChatSink {
       }
     },
 
+    async noteOnHead(target, report, note) {
+      const root = await threads.get(target.threadKey);
+      if (!root) {
+        const posted = await post(target, { text: note });
+        await threads.set(target.threadKey, { ...posted, problem: '' });
+        return;
+      }
+      const blocks = [...(report ? reportBlocks(report).blocks : []), context(escapeMrkdwn(note))];
+      if (await update(root, { text: note, blocks })) return;
+      // The head is gone: the note starts a new thread.
+      const posted = await post({ ...target, channel: root.channel }, { text: note });
+      await threads.set(target.threadKey, { ...posted, problem: '' });
+    },
+
     async threadLink(threadKey) {
       const root = await threads.get(threadKey);
       if (!root) return undefined;

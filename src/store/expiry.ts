@@ -12,6 +12,11 @@ export function expiryAt(now: Date, ttlSeconds: number): number {
   return epochSeconds(now) + Math.ceil(ttlSeconds);
 }
 
+/** An epoch second as an ISO time, for messages ("held until ..."). */
+export function isoAt(epochSecond: number): string {
+  return new Date(epochSecond * 1000).toISOString();
+}
+
 export function hasExpired(expiresAt: number, now: Date): boolean {
   return expiresAt <= epochSeconds(now);
 }

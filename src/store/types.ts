@@ -18,6 +18,8 @@ export interface LeaseStore {
   acquire(key: string, owner: string, ttlSeconds: number, now: Date): Promise<boolean>;
   /** Gives the lease back, only if `owner` still holds it. */
   release(key: string, owner: string): Promise<void>;
+  /** Who holds an unexpired lease on `key`, and until when (ISO time); undefined when nobody does. */
+  holder(key: string, now: Date): Promise<{ owner: string; expiresAt: string } | undefined>;
 }
 
 export interface BrakeState {
@@ -75,6 +77,8 @@ export interface RunRecord {
   deliveryKey?: string;
   /** The runbook parameters the run was asked with; an approved resume runs with the same. */
   params: Record<string, unknown>;
+  /** Who set each param (see Job.paramsBy): what an approver sees beside the plan. */
+  paramsBy?: Record<string, string>;
   status: RunStatus;
   verdict?: Verdict;
   /** Planned writes as `<action>:<target>` keys (what an approval names), and `<action> <target>: <outcome>` done. */
@@ -84,6 +88,11 @@ export interface RunRecord {
   decision?: ApprovalDecisionRecord;
   /** True once the report reached chat; a delivery that finds a finished run not posted only posts. */
   posted?: boolean;
+  /**
+   * The delivery running it (its lease owner), set when it starts: only that delivery moves the
+   * record on, so a redelivery or a late worker never overwrites it.
+   */
+  owner?: string;
   queuedAt: string;
   startedAt?: string;
   finishedAt?: string;
@@ -92,8 +101,24 @@ export interface RunRecord {
   summary?: { diagnosis: string; found: number; fixed: number; open: number };
 }
 
+/** What a conditional write of a run record expects the stored record to be. */
+export interface RunExpectation {
+  status: readonly RunStatus[];
+  /** The job whose record it is (a resume takes over the record of the run it resumes). */
+  jobId?: string;
+  /** The delivery running it. */
+  owner?: string;
+}
+
 export interface RunStore {
+  /** A new record (admission), or one whose writer is the only one (tests, imports). */
   put(record: RunRecord): Promise<void>;
+  /**
+   * Replaces the record only while the stored one is as `expected` (DynamoDB: a condition
+   * expression): true when written, false when another writer moved it on first. The audit
+   * record only moves forward this way: a redelivery never overwrites a running or finished run.
+   */
+  advance(record: RunRecord, expected: RunExpectation): Promise<boolean>;
   get(runId: string): Promise<RunRecord | undefined>;
   /** Newest first. */
   list(options?: { cluster?: string; limit?: number }): Promise<RunRecord[]>;

@@ -4,7 +4,7 @@ import type { ClusterAccess } from '../cluster/types.ts';
 import type { ClusterConfig, ResponderConfig } from '../config/schema.ts';
 import { actionKey } from '../engine/actuator.ts';
 import { runRunbook } from '../engine/run.ts';
-import type { AnyRunbook, Brake, Logger, Report } from '../engine/types.ts';
+import type { AnyRunbook, Brake, DoneAction, Logger, Report } from '../engine/types.ts';
 import type { Job } from '../queue/job.ts';
 import { summarize as summarizeRun } from '../report/summary.ts';
 import { queuedRecord } from '../routing/admit.ts';
@@ -25,6 +25,8 @@ export interface WorkerContext {
   deadlineMs?: number;
   /** Progress during long fan-outs and waits, for a person watching (the CLI's progress line). */
   onProgress?: (job: Job, step: string, done: number, total: number, label: string, endsAt?: number) => void;
+  /** Who runs the jobs (`pid 4242 on laptop`), kept with the lease owner so an interrupted run names it. */
+  workerName?: string;
 }
 
 /** What one delivery of a job came to: the audit record, and the full report when this delivery ran it. */
@@ -53,6 +55,11 @@ export function storeBrake(context: Pick<WorkerContext, 'config' | 'store' | 'no
   };
 }
 
+/** One line of the audit record per write: `evict-pod shop/web-1: done (no CiliumEndpoint)`. */
+export function actionLine(done: DoneAction): string {
+  return `${done.action} ${done.target}: ${done.outcome}${done.detail ? ` (${done.detail})` : ''}`;
+}
+
 function summarize(report: Report): Pick<RunRecord, 'verdict' | 'plan' | 'actions' | 'report' | 'summary'> {
   const steps = report.steps;
   const { diagnosis, counts } = summarizeRun(report);
@@ -60,9 +67,7 @@ function summarize(report: Report): Pick<RunRecord, 'verdict' | 'plan' | 'action
     summary: { diagnosis, ...counts },
     verdict: report.verdict,
     plan: steps.flatMap((s) => s.plan.map((p) => actionKey(p.action, p.target))),
-    actions: steps.flatMap((s) =>
-      s.done.map((d) => `${d.action} ${d.target}: ${d.outcome}${d.detail ? ` (${d.detail})` : ''}`),
-    ),
+    actions: steps.flatMap((s) => s.done.map(actionLine)),
     report: compactReport(report),
   };
 }
@@ -74,15 +79,35 @@ function ownRecord(record: RunRecord | undefined, job: Job): RunRecord | undefin
   return record?.jobId === job.id ? record : undefined;
 }
 
+/** The report with the params the run was asked with and who set each (the approval message shows them). */
+function withParams(report: Report, record: Pick<RunRecord, 'params' | 'paramsBy'>): Report {
+  const params = Object.entries(record.params).map(([key, value]) => ({
+    key,
+    value,
+    by: record.paramsBy?.[key] ?? 'unknown',
+  }));
+  return params.length > 0 ? { ...report, params } : report;
+}
+
+/** The lease of a (cluster, runbook) pair: one run at a time. */
+export const leaseKeyOf = (job: Pick<Job, 'cluster' | 'runbook'>) => `${job.cluster}|${job.runbook}`;
+
+/** The job a lease owner runs (owners are `<jobId>/<delivery>`). */
+const jobOfOwner = (owner: string) => owner.split('/')[0];
+
 /**
- * Runs one delivery of a job, idempotently by the job's id:
+ * Runs one delivery of a job, idempotently by the job's id. The audit record only moves forward,
+ * each step a conditional write on the state it expects and, once running, on this delivery as
+ * its owner (see RunStore.advance):
  * - its run finished before (a redelivery): nothing runs and the record stays as it was; a report
  *   that never reached chat is posted now;
+ * - its run is going on in another delivery (that one holds the lease): this one throws, so the
+ *   queue asks again later, and writes nothing;
  * - its run was interrupted (the record says running and nobody holds the lease): reported as
- *   interrupted, never run again, since writes may have happened;
+ *   interrupted with the writes it journaled, never run again, since they may have happened;
  * - otherwise it takes the (cluster, runbook) lease (owned by this delivery alone, so two runs
- *   never overlap), runs the runbook with the shared brake, records the audit entry and posts the
- *   report to the problem's thread.
+ *   never overlap), runs the runbook with the shared brake, journals each write in the record
+ *   before it is sent and after, records the outcome and posts the report to the problem's thread.
  * Errors propagate, so the queue retries the job and, in the end, dead-letters it with its reason:
  * a connect failure, a store failure, or a chat post that failed after its own retries.
  */
@@ -94,37 +119,17 @@ export async function runJob(job: Job, context: WorkerContext): Promise<JobResul
     throw new Error(
       `job ${job.id}: unknown ${runbook ? 'cluster' : 'runbook'} in ${job.cluster}/${job.runbook}`,
     );
-  const target: ChatTarget = {
-    channel: cluster.channel ?? context.defaultChannel,
-    threadKey: `${job.cluster}/${job.runbook}`,
-  };
+  const target = chatTarget(job, context);
   const runId = job.resume?.runId ?? job.id;
   const previous = await store.runs.get(runId);
   const own = ownRecord(previous, job);
   if (own && FINISHED.has(own.status)) return { record: await postOnce(own, target, context) };
 
-  const leaseKey = `${job.cluster}|${job.runbook}`;
-  const owner = `${job.id}/${randomUUID()}`;
+  const leaseKey = leaseKeyOf(job);
+  const owner = `${job.id}/${randomUUID()}${context.workerName ? ` (${context.workerName})` : ''}`;
   const leaseSeconds = config.limits.leaseSeconds;
-  if (!(await store.leases.acquire(leaseKey, owner, leaseSeconds, context.now()))) {
-    // Another delivery of this very job is running it, or died with the lease: come back later,
-    // when it has finished (and this delivery does nothing) or its lease has lapsed (interrupted).
-    if (own?.status === 'running')
-      throw new Error(
-        `job ${job.id} is running in another worker (it holds the lease); checking again later`,
-      );
-    // An approved plan must not be lost to a run that happens to overlap: let the queue bring it back.
-    if (job.resume)
-      throw new Error(`${job.runbook} on ${job.cluster} is busy; the approved run will be retried`);
-    const skipped: RunRecord = {
-      ...(previous ?? queuedRecord(job, context.now())),
-      status: 'duplicate',
-      error: `another ${job.runbook} run on ${job.cluster} is in progress`,
-      finishedAt: context.now().toISOString(),
-    };
-    await store.runs.put(skipped);
-    return { record: skipped };
-  }
+  if (!(await store.leases.acquire(leaseKey, owner, leaseSeconds, context.now())))
+    return { record: await busy(job, previous, context) };
   const lease = heartbeat(store, leaseKey, owner, leaseSeconds, context);
   try {
     if (own?.status === 'running') return { record: await interrupted(own, target, context) };
@@ -138,23 +143,117 @@ export async function runJob(job: Job, context: WorkerContext): Promise<JobResul
     const base: RunRecord = own && postedBefore ? { ...rest, posted: postedBefore } : rest;
     const startedAt = context.now().toISOString();
     // The resume job owns the record from here: its redeliveries find it finished.
-    await store.runs.put({ ...base, jobId: job.id, status: 'running', startedAt });
-    const report = await runReport(job, runbook, cluster, runId, context, { ...base, startedAt }, lease.lost);
+    const running: RunRecord = { ...base, jobId: job.id, status: 'running', owner, startedAt };
+    // A job starts from queued (or a failed attempt); a resume from the plan it resumes.
+    const from: RunRecord['status'][] = job.resume ? ['done', 'failed'] : ['queued', 'failed'];
+    if (!previous) await store.runs.put(running);
+    else if (!(await store.runs.advance(running, { status: from, jobId: previous.jobId })))
+      throw new Error(`job ${job.id}: run ${runId} was moved on by another delivery; checking again later`);
+    const journal = recordJournal(running, store);
+    const fence = () => lease.lost() ?? journal.lost();
+    const report = withParams(
+      await runReport(job, runbook, cluster, runId, context, running, journal, fence),
+      running,
+    );
     const record: RunRecord = {
-      ...base,
+      ...running,
       ...summarize(report),
-      jobId: job.id,
       status: 'done',
-      startedAt,
       finishedAt: context.now().toISOString(),
     };
-    await store.runs.put(record);
+    if (!(await journal.close(record))) {
+      // Another worker took the run over after this one lost its lease, and said so: that stands.
+      context.log.warn('the run finished after another worker took it over', { runId, owner });
+      return { record: (await store.runs.get(runId)) ?? record, report };
+    }
     return { record: await postOnce(record, target, context, report), report };
   } finally {
     lease.stop();
     await store.leases.release(leaseKey, owner);
   }
 }
+
+export function chatTarget(
+  job: Pick<Job, 'cluster' | 'runbook'>,
+  context: Pick<WorkerContext, 'config' | 'defaultChannel'>,
+): ChatTarget {
+  const cluster = context.config.clusters.find((c) => c.name === job.cluster);
+  return { channel: cluster?.channel ?? context.defaultChannel, threadKey: `${job.cluster}/${job.runbook}` };
+}
+
+/**
+ * The lease is taken. By another delivery of this very job: it runs it, so this one comes back
+ * later (to find it finished, or interrupted once that lease lapses). By another job: this one is
+ * a duplicate, said in its record unless the record moved on meanwhile.
+ */
+async function busy(job: Job, previous: RunRecord | undefined, context: WorkerContext): Promise<RunRecord> {
+  const { store } = context;
+  const holder = await store.leases.holder(leaseKeyOf(job), context.now());
+  const held = holder ? ` (lease held until ${holder.expiresAt})` : '';
+  if (!holder || jobOfOwner(holder.owner) === job.id)
+    throw new Error(`job ${job.id} is running in another worker${held}; checking again later`);
+  // An approved plan must not be lost to a run that happens to overlap: let the queue bring it back.
+  if (job.resume)
+    throw new Error(`${job.runbook} on ${job.cluster} is busy${held}; the approved run will be retried`);
+  const skipped: RunRecord = {
+    ...(previous ?? queuedRecord(job, context.now())),
+    status: 'duplicate',
+    error: `another ${job.runbook} run on ${job.cluster} is in progress (job ${jobOfOwner(holder.owner)}, its lease held until ${holder.expiresAt})`,
+    finishedAt: context.now().toISOString(),
+  };
+  if (!previous) {
+    await store.runs.put(skipped);
+    return skipped;
+  }
+  if (await store.runs.advance(skipped, { status: ['queued', 'failed'], jobId: job.id })) return skipped;
+  return (await store.runs.get(previous.runId)) ?? skipped;
+}
+
+/**
+ * The run's record as its writes happen: each write is added before it is sent (`sending`) and
+ * replaced by its outcome after, every change conditional on this delivery still owning the
+ * record. Once a change is refused (the run was taken over), nothing more is written.
+ */
+function recordJournal(running: RunRecord, store: StateStore) {
+  let current: RunRecord = { ...running, actions: [] };
+  let lostAt: string | undefined;
+  let queue: Promise<unknown> = Promise.resolve();
+  const owner = running.owner as string;
+  /** Writes in order: two evictions in parallel must not drop each other's lines. */
+  const write = (change: (actions: string[]) => string[]) => {
+    const next = queue.then(async () => {
+      if (lostAt) throw new Error(lostAt);
+      const record = { ...current, actions: change(current.actions) };
+      if (!(await store.runs.advance(record, { status: ['running'], owner }))) {
+        lostAt = `run ${running.runId} was taken over by another worker`;
+        throw new Error(lostAt);
+      }
+      current = record;
+    });
+    queue = next.catch(() => {});
+    return next;
+  };
+  const pending = (action: string, target: string) => `${action} ${target}: sending`;
+  return {
+    sending: (action: string, target: string) => write((actions) => [...actions, pending(action, target)]),
+    landed: (done: DoneAction) =>
+      write((actions) => {
+        const at = actions.lastIndexOf(pending(done.action, done.target));
+        const line = actionLine(done);
+        return at < 0 ? [...actions, line] : actions.map((a, i) => (i === at ? line : a));
+      }),
+    lost: () => (lostAt ? `${lostAt}: nothing more is written` : undefined),
+    /** The finished (or failed) record, written only while this delivery still owns the run. */
+    close: async (record: RunRecord) => {
+      await queue;
+      return store.runs.advance(record, { status: ['running'], owner });
+    },
+    /** The writes journaled so far, for a record that ends before the report says them. */
+    actions: () => current.actions,
+  };
+}
+
+type RecordJournal = ReturnType<typeof recordJournal>;
 
 /**
  * Renews the lease every third of its life while the run goes on. A renewal that fails (the
@@ -196,7 +295,8 @@ async function runReport(
   cluster: ClusterConfig,
   runId: string,
   context: WorkerContext,
-  base: RunRecord,
+  running: RunRecord,
+  journal: RecordJournal,
   fence: () => string | undefined,
 ): Promise<Report> {
   try {
@@ -212,6 +312,7 @@ async function runReport(
       brake: storeBrake(context),
       runId,
       fence,
+      journal,
       log: context.log,
       now: context.now,
       ...(context.deadlineMs ? { deadlineMs: context.deadlineMs } : {}),
@@ -226,9 +327,9 @@ async function runReport(
   } catch (error) {
     // The audit record must not say `running` for a job that died before acting: it says why, and
     // the queue retries.
-    await context.store.runs.put({
-      ...base,
-      jobId: job.id,
+    await journal.close({
+      ...running,
+      actions: journal.actions(),
       status: 'failed',
       error: error instanceof Error ? error.message : String(error),
       finishedAt: context.now().toISOString(),
@@ -236,6 +337,13 @@ async function runReport(
     throw error;
   }
 }
+
+/** What a record expects of itself when it is written again: the same state, job and owner. */
+const unchanged = (record: RunRecord) => ({
+  status: [record.status],
+  jobId: record.jobId,
+  ...(record.owner ? { owner: record.owner } : {}),
+});
 
 /** Posts the run's report unless an earlier delivery did; a failed post throws, so the queue retries it. */
 async function postOnce(
@@ -247,23 +355,47 @@ async function postOnce(
   if (record.posted || !report) return record;
   await context.chat.postReport(report, target);
   const posted = { ...record, posted: true };
-  await context.store.runs.put(posted);
+  await context.store.runs.advance(posted, unchanged(record));
   return posted;
 }
 
-async function interrupted(
+/** The writes a record journaled, for a person deciding what to check: `none` when there were none. */
+export function writesOf(record: Pick<RunRecord, 'actions'>): string {
+  if (record.actions.length === 0) return 'it journaled no writes';
+  return `its writes: ${record.actions.join('; ')}`;
+}
+
+/** The worker or process that ran it, from its lease owner (`<job>/<delivery> (pid 12 on host)`). */
+const workerOf = (owner: string | undefined) => owner?.match(/\((.+)\)$/)?.[1];
+
+/**
+ * A run whose worker stopped (a crash, a kill, Ctrl-C): its record says so with the writes it
+ * journaled, and it is never run again, since they may have happened. Written only if the record
+ * still names that worker (whoever moved it first said what happened): undefined otherwise.
+ */
+export async function markInterrupted(
   record: RunRecord,
-  target: ChatTarget,
-  context: WorkerContext,
-): Promise<RunRecord> {
+  context: Pick<WorkerContext, 'store' | 'now'>,
+  cause = `the ${workerOf(record.owner) ? `worker (${workerOf(record.owner)})` : 'worker'} stopped during this run`,
+): Promise<RunRecord | undefined> {
   const stopped: RunRecord = {
     ...record,
     status: 'interrupted',
-    error: `the worker stopped during this run (started ${record.startedAt}); it is not run again, since it may have acted: check the cluster, then run it again by hand`,
+    error: `${cause} (started ${record.startedAt}); ${writesOf(record)}. It is not run again, since it may have acted: check the cluster, then run it again by hand`,
     finishedAt: context.now().toISOString(),
     posted: true,
   };
-  await context.store.runs.put(stopped);
+  return (await context.store.runs.advance(stopped, unchanged(record))) ? stopped : undefined;
+}
+
+/** An interrupted run, said in its thread too. */
+export async function interrupted(
+  record: RunRecord,
+  target: ChatTarget,
+  context: Pick<WorkerContext, 'store' | 'chat' | 'now'>,
+): Promise<RunRecord> {
+  const stopped = await markInterrupted(record, context);
+  if (!stopped) return (await context.store.runs.get(record.runId)) ?? record;
   await context.chat.postText(
     target,
     `Interrupted: ${record.runbook} on ${record.cluster} (run ${record.runId}). ${stopped.error}`,

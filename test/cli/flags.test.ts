@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { mkdtemp } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -115,4 +116,16 @@ describe('responder run against a kubeconfig, as kubectl finds it', () => {
     expect(code).toBe(2);
     expect(output).toMatch(/context "prod" not found in kubeconfig .*\(available: "sim"\)/);
   }, 60_000);
+});
+
+describe('responder piped into a reader that stops early', () => {
+  it('ends quietly when `head` closes the pipe', () => {
+    const bin = join(import.meta.dirname, '../../bin/responder.js');
+    // The help is many lines; head takes one and closes the pipe.
+    const result = spawnSync('sh', ['-c', `node '${bin}' run unmanaged-pods --help | head -1`], {
+      encoding: 'utf8',
+    });
+    expect(result.stdout).toBe('Usage: responder run [options] [runbook]\n');
+    expect(result.stderr).not.toContain('EPIPE');
+  });
 });

@@ -1,5 +1,6 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openLocalState } from '../../cli/local-state.ts';
@@ -27,5 +28,34 @@ describe('openLocalState', () => {
     const second = await openLocalState(dir);
     expect(await second.store.threads.get('prod/host-identity')).toMatchObject({ ts: '1.0' });
     await second.close();
+  });
+});
+
+describe('the local state, one command at a time', () => {
+  it('tells a second opener who holds it, and opens once it is closed', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'responder-state-'));
+    const first = await openLocalState(dir);
+    await expect(openLocalState(dir)).rejects.toThrow(
+      new RegExp(`the local state in ${dir} is in use by \`responder .*\` \\(pid ${process.pid} on `),
+    );
+    await first.close();
+    const second = await openLocalState(dir);
+    await second.close();
+  });
+
+  it('takes over the lock of a process that is gone from this host', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'responder-state-'));
+    const gone = spawnSync(process.execPath, ['-e', '']).pid;
+    writeFileSync(
+      join(dir, 'responder.lock'),
+      JSON.stringify({
+        pid: gone,
+        host: hostname(),
+        command: 'serve --state',
+        since: new Date().toISOString(),
+      }),
+    );
+    const state = await openLocalState(dir);
+    await state.close();
   });
 });

@@ -74,6 +74,30 @@ describe('responder run, errors', () => {
     expect(output).toMatch(/unknown runbook "nope"; known runbooks: unmanaged-pods/);
   });
 
+  it.each([
+    ['gracePeriodSeconds=-1', 'gracePeriodSeconds: must be 0 or more seconds'],
+    ['namespaces=', 'namespaces: must name at least one namespace'],
+    ['gracePeriod=30', 'gracePeriod: unknown key'],
+  ])(
+    'a --set %s its runbook refuses: names the key and the valid ones, exits 2, runs nothing',
+    async (pair, said) => {
+      const { code, output } = await runCli([
+        'run',
+        'unmanaged-pods',
+        '--sim',
+        'unmanaged-pods',
+        '--set',
+        pair,
+      ]);
+      expect(code).toBe(2);
+      expect(output).toContain(`error: ${said}`);
+      expect(output).toContain('valid keys: gracePeriodSeconds, namespaces');
+      expect(output).not.toContain('evict');
+      const history = await runCli(['history', '--json']);
+      expect(history.output).not.toContain(pair.split('=')[0]);
+    },
+  );
+
   it('asks for exactly one cluster when there is no kubeconfig to default to', async () => {
     const home = await mkdtemp(join(tmpdir(), 'responder-home-'));
     const { code, output } = await runCli(['run', 'all'], { KUBECONFIG: '', HOME: home });

@@ -132,7 +132,7 @@ export function testClock(start: Date) {
 }
 
 /** The composition root over test ports, from what a test has at hand (a dispatch context). */
-export function appOf(dispatch: DispatchContext): App {
+export function appOf(dispatch: Omit<DispatchContext, 'runbookInfo'>): App {
   return createApp({
     config: dispatch.config,
     runbookIds: dispatch.runbooks,
@@ -169,6 +169,7 @@ export function appUnderTest(
     store,
     queue,
     runbooks: RUNBOOK_IDS,
+    runbookInfo: RUNBOOK_CATALOG,
     now: clock.now,
     newId: () => `job-${++ids}`,
   };
@@ -194,4 +195,24 @@ export function collector(): { stream: Writable; text: () => string } {
     },
   });
   return { stream, text: () => chunks.join('') };
+}
+
+/** An SQS record as Lambda hands it over, delivered for the `receiveCount`th time. */
+export function sqsRecord(job: Job, receiveCount: number) {
+  return {
+    messageId: `m-${job.id}`,
+    receiptHandle: `r-${receiveCount}`,
+    body: JSON.stringify(job),
+    attributes: {
+      ApproximateReceiveCount: String(receiveCount),
+      SentTimestamp: '0',
+      SenderId: 'AIDAEXAMPLE',
+      ApproximateFirstReceiveTimestamp: '0',
+    },
+    messageAttributes: {},
+    md5OfBody: '',
+    eventSource: 'aws:sqs',
+    eventSourceARN: 'arn:aws:sqs:eu-west-1:111122223333:jobs',
+    awsRegion: 'eu-west-1',
+  };
 }

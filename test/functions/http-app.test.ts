@@ -566,7 +566,7 @@ describe('the slash command, verb by verb, through the app', () => {
     const t = appUnderTest();
     const answer = await command(
       t,
-      commandBody({ text: 'run unmanaged-pods --apply namespace=shop', user_id: BYSTANDER }),
+      commandBody({ text: 'run unmanaged-pods --apply namespaces=shop', user_id: BYSTANDER }),
     );
     expect(answer.status).toBe(200);
     expect(answer.json).toEqual({

@@ -2,6 +2,7 @@ import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-p
 import type { SQSEvent, SQSRecord } from 'aws-lambda';
 import { describe, expect, it, vi } from 'vitest';
 import { handleRecord, type WorkerBatchDeps } from '../../functions/worker-batch.ts';
+import { RUNBOOK_CATALOG } from '../../runbooks/catalog.ts';
 import { RUNBOOKS } from '../../runbooks/index.ts';
 import type { ClusterPorts } from '../../src/app/ports.ts';
 import { createWorker } from '../../src/app/worker.ts';
@@ -141,6 +142,7 @@ function workerQueue(connect: ClusterPorts['connect']) {
     {
       config,
       runbookIds: RUNBOOK_IDS,
+      runbookInfo: RUNBOOK_CATALOG,
       store,
       chat: consoleSink(out.stream),
       defaultChannel: '#cilium-responder',
@@ -159,7 +161,15 @@ function workerQueue(connect: ClusterPorts['connect']) {
   const submit = async (runId: string) => {
     const dispatched = await dispatchTrigger(
       { ...job.trigger, source: 'cli', deliveryKey: `cli:${runId}`, actor: { kind: 'user', id: 'oncall' } },
-      { config, store, queue, runbooks: RUNBOOK_IDS, now: () => new Date(), newId: () => runId },
+      {
+        config,
+        store,
+        queue,
+        runbooks: RUNBOOK_IDS,
+        runbookInfo: RUNBOOK_CATALOG,
+        now: () => new Date(),
+        newId: () => runId,
+      },
     );
     expect(dispatched.queued).toHaveLength(1);
   };

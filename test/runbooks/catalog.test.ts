@@ -7,12 +7,13 @@ describe('the runbook catalog', () => {
     expect(RUNBOOKS.map((runbook) => runbook.id)).toEqual([...RUNBOOK_IDS]);
   });
 
-  it("says each runbook's title and whether any of its steps writes, as the registry does", () => {
+  it("says each runbook's title, whether any of its steps writes, and its params schema, as the registry does", () => {
     expect(
       RUNBOOKS.map((runbook) => ({
         id: runbook.id,
         title: runbook.title,
         writes: runbook.steps.some((step) => step.writes),
+        params: runbook.params,
       })),
     ).toEqual(RUNBOOK_CATALOG);
   });

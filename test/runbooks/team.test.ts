@@ -10,7 +10,11 @@ describe("a config's team runbooks", () => {
   it('load (TypeScript directly) after the built-in ones, with their declared reads', async () => {
     const set = await loadRunbookSet(['./team-runbooks/csi-drivers.ts'], FIXTURES);
     expect(set.ids).toEqual([...BUILT_IN_RUNBOOKS.ids, 'csi-drivers']);
-    expect(set.catalog.at(-1)).toEqual({ id: 'csi-drivers', title: 'CSI drivers listed', writes: false });
+    expect(set.catalog.at(-1)).toMatchObject({
+      id: 'csi-drivers',
+      title: 'CSI drivers listed',
+      writes: false,
+    });
     expect(set.permissions).toEqual([
       { apiGroups: ['storage.k8s.io'], resources: ['csidrivers'], verbs: ['get', 'list'], scope: 'cluster' },
     ]);
@@ -49,7 +53,9 @@ describe("a config's team runbooks", () => {
 
 describe('the catalog the deployed functions read', () => {
   it('adds the team runbooks from the variable the construct sets', () => {
-    const catalog = catalogWithTeam(JSON.stringify([{ id: 'csi-drivers', title: 'CSI', writes: false }]));
+    const catalog = catalogWithTeam(
+      JSON.stringify([{ id: 'csi-drivers', title: 'CSI', writes: false, params: ['limit'] }]),
+    );
     expect(catalog.map((r) => r.id)).toEqual([...BUILT_IN_RUNBOOKS.ids, 'csi-drivers']);
     expect(catalogWithTeam(undefined).map((r) => r.id)).toEqual(BUILT_IN_RUNBOOKS.ids);
     expect(() => catalogWithTeam('[{"id":"x"}]')).toThrow(TEAM_CATALOG_ENV);

@@ -1,5 +1,5 @@
-import { DeleteCommand, type DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';
-import { epochSeconds, expiryAt } from '../expiry.ts';
+import { DeleteCommand, type DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { epochSeconds, expiryAt, hasExpired, isoAt } from '../expiry.ts';
 import type { LeaseStore } from '../types.ts';
 import { conditionally } from './conditional.ts';
 import { leaseKey, TTL_ATTRIBUTE } from './layout.ts';
@@ -32,6 +32,15 @@ export function dynamoLeases(db: DynamoDBDocumentClient, table: string): LeaseSt
           }),
         ),
       );
+    },
+    async holder(key, now) {
+      const { Item } = await db.send(
+        new GetCommand({ TableName: table, Key: leaseKey(key), ConsistentRead: true }),
+      );
+      const expiresAt = Item?.[TTL_ATTRIBUTE] as number | undefined;
+      // TTL deletes lazily: an item past its ttl is no lease.
+      if (!Item || expiresAt === undefined || hasExpired(expiresAt, now)) return undefined;
+      return { owner: Item.owner as string, expiresAt: isoAt(expiresAt) };
     },
   };
 }

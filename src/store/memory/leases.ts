@@ -1,4 +1,4 @@
-import { expiryAt, hasExpired } from '../expiry.ts';
+import { expiryAt, hasExpired, isoAt } from '../expiry.ts';
 import type { LeaseStore } from '../types.ts';
 
 interface Lease {
@@ -18,6 +18,11 @@ export function memoryLeases(): LeaseStore {
     },
     async release(key, owner) {
       if (leases.get(key)?.owner === owner) leases.delete(key);
+    },
+    async holder(key, now) {
+      const held = leases.get(key);
+      if (!held || hasExpired(held.expiresAt, now)) return undefined;
+      return { owner: held.owner, expiresAt: isoAt(held.expiresAt) };
     },
   };
 }

@@ -1,10 +1,17 @@
 import { runOrderKey } from '../run-order.ts';
-import type { RunRecord, RunStore } from '../types.ts';
+import type { RunExpectation, RunRecord, RunStore } from '../types.ts';
 
 /** Plain string order, not locale order: the same order DynamoDB gives its sort keys. */
 function newerFirst(a: string, b: string): number {
   if (a === b) return 0;
   return a > b ? -1 : 1;
+}
+
+/** Whether a stored record is as a conditional write expects: the same test DynamoDB's condition makes. */
+export function meets(record: RunRecord | undefined, expected: RunExpectation): boolean {
+  if (!record || !expected.status.includes(record.status)) return false;
+  if (expected.jobId !== undefined && record.jobId !== expected.jobId) return false;
+  return expected.owner === undefined || record.owner === expected.owner;
 }
 
 export function memoryRuns(): RunStore {
@@ -13,6 +20,12 @@ export function memoryRuns(): RunStore {
   return {
     async put(record) {
       records.set(record.runId, structuredClone(record));
+    },
+    // Check and write in one synchronous turn, as DynamoDB checks a condition with its write.
+    async advance(record, expected) {
+      if (!meets(records.get(record.runId), expected)) return false;
+      records.set(record.runId, structuredClone(record));
+      return true;
     },
     async get(runId) {
       const record = records.get(runId);

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { RUNBOOK_CATALOG } from '../../../runbooks/catalog.ts';
 import { RUNBOOKS } from '../../../runbooks/index.ts';
 import { createApp } from '../../../src/app/app.ts';
 import { createWorker } from '../../../src/app/worker.ts';
@@ -62,6 +63,7 @@ routes:
     const ports = {
       config,
       runbookIds: RUNBOOK_IDS,
+      runbookInfo: RUNBOOK_CATALOG,
       store,
       queue,
       chat: consoleSink(chat.stream),

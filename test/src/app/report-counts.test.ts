@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { formatReport } from '../../../cli/format/report.ts';
+import { RUNBOOK_CATALOG } from '../../../runbooks/catalog.ts';
 import { RUNBOOKS } from '../../../runbooks/index.ts';
 import { createApp } from '../../../src/app/app.ts';
 import type { AppPorts } from '../../../src/app/ports.ts';
@@ -22,6 +23,7 @@ describe('one auto run of unmanaged-pods, read three ways', () => {
     const ports: AppPorts = {
       config: testConfig(),
       runbookIds: RUNBOOK_IDS,
+      runbookInfo: RUNBOOK_CATALOG,
       store,
       queue,
       chat: slackSink({ token: 'xoxb-test', slackApiUrl: env.slack.url }),
@@ -54,7 +56,7 @@ describe('one auto run of unmanaged-pods, read three ways', () => {
     const openCodes = summarize(record.report).open.map((problem) => problem.code);
     expect(openCodes).toContain('OPERATOR_SELECTOR_NARROW');
     expect(record.summary.diagnosis).toMatch(
-      /^\d+ of \d+ fixed and verified \(\d+ pods? evicted\);.* open; the cause: pod-restart-selector/,
+      /^\d+ of \d+ fixed and verified \(\d+ pods? evicted\), \d+ open: .*, the cause: pod-restart-selector/,
     );
   });
 });

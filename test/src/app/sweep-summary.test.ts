@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { clusterConnector } from '../../../cli/cluster-connector.ts';
-import { RUNBOOK_IDS } from '../../../runbooks/catalog.ts';
+import { RUNBOOK_CATALOG, RUNBOOK_IDS } from '../../../runbooks/catalog.ts';
 import { RUNBOOKS } from '../../../runbooks/index.ts';
 import { runInProcess } from '../../../src/app/in-process.ts';
 import type { ChatSink } from '../../../src/chat/types.ts';
@@ -58,6 +58,7 @@ describe('compliance sweep summaries', () => {
   const ports = {
     config,
     runbookIds: RUNBOOK_IDS,
+    runbookInfo: RUNBOOK_CATALOG,
     store,
     chat,
     defaultChannel: '#cilium-responder',

@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { handleRecord } from '../../../functions/worker-batch.ts';
+import { RUNBOOK_CATALOG } from '../../../runbooks/catalog.ts';
 import { RUNBOOKS } from '../../../runbooks/index.ts';
 import { type App, createApp } from '../../../src/app/app.ts';
 import type { AppPorts } from '../../../src/app/ports.ts';
@@ -18,31 +19,13 @@ import {
   collector,
   RUNBOOK_IDS,
   recordingQueue,
+  sqsRecord,
   testConfig,
   unmanagedAlert,
 } from '../../functions/harness.ts';
+
 import { type SimUnderTest, startScenario } from '../../helpers/sim-access.ts';
 import { scenarioAndSlack } from './scenario-and-slack.ts';
-
-/** An SQS record as Lambda hands it over, delivered for the `receiveCount`th time. */
-function sqsRecord(job: Job, receiveCount: number) {
-  return {
-    messageId: `m-${job.id}`,
-    receiptHandle: `r-${receiveCount}`,
-    body: JSON.stringify(job),
-    attributes: {
-      ApproximateReceiveCount: String(receiveCount),
-      SentTimestamp: '0',
-      SenderId: 'AIDAEXAMPLE',
-      ApproximateFirstReceiveTimestamp: '0',
-    },
-    messageAttributes: {},
-    md5OfBody: '',
-    eventSource: 'aws:sqs',
-    eventSourceARN: 'arn:aws:sqs:eu-west-1:111122223333:jobs',
-    awsRegion: 'eu-west-1',
-  };
-}
 
 interface Rig {
   app: App;
@@ -58,6 +41,7 @@ function rig(scenario: SimUnderTest, chat: ChatSink = consoleSink(collector().st
   const ports: AppPorts = {
     config: testConfig(),
     runbookIds: RUNBOOK_IDS,
+    runbookInfo: RUNBOOK_CATALOG,
     store,
     queue,
     chat,

@@ -119,6 +119,37 @@ describe('connect to EKS', () => {
     expect(api.authorizations).toEqual([`Bearer ${awscliToken()}`]);
   });
 
+  it('sends a freshly signed token once the credentials that signed the last one are about to expire', async () => {
+    activeCluster();
+    let clock = CLOCK;
+    let issued = 0;
+    const access = await connect(
+      { kind: 'eks', name: 'prod-eu', region: 'eu-west-1' },
+      {
+        // Temporary credentials that end 3 minutes after each is handed out.
+        credentials: async () => ({
+          ...CREDENTIALS,
+          sessionToken: `session-${++issued}`,
+          expiration: new Date(clock.getTime() + 3 * 60_000),
+        }),
+        now: () => clock,
+      },
+    );
+    await namespaceUid(access);
+    clock = new Date(CLOCK.getTime() + 150_000);
+    await namespaceUid(access);
+
+    const [before, after] = api.authorizations;
+    expect(before).toMatch(/^Bearer k8s-aws-v1\./);
+    expect(after).toMatch(/^Bearer k8s-aws-v1\./);
+    expect(after).not.toBe(before);
+    const sessionOf = (authorization: string | undefined) =>
+      new URL(
+        Buffer.from((authorization ?? '').slice('Bearer k8s-aws-v1.'.length), 'base64url').toString(),
+      ).searchParams.get('X-Amz-Security-Token');
+    expect([sessionOf(before), sessionOf(after)]).toEqual(['session-1', 'session-2']);
+  });
+
   it('puts the endpoint and CA data in the KubeConfig', async () => {
     activeCluster();
     const { kubeConfig } = await eksKubeConfig(

@@ -80,6 +80,30 @@ describe('verdictOf', () => {
     }
   });
 
+  it('is degraded when a check fails without findings (what it saw is only in its summary)', () => {
+    for (const mode of MODES) {
+      const steps = [step('check', 'fail'), step('verify', 'pass')];
+      expect(verdictOf(mode, steps, false)).toBe('degraded');
+      expect(exitCodeOf(verdictOf(mode, steps, false))).toBe(1);
+    }
+    // After acting, a verification that fails without findings still means problems remain.
+    const acted = [step('act', 'pass', { done: [done('done')] }), step('verify', 'fail')];
+    expect(verdictOf('auto', acted, false)).toBe('degraded');
+  });
+
+  it('is degraded by a warning or critical finding whatever the status of its step', () => {
+    for (const status of ['pass', 'warn', 'skip'] as const) {
+      expect(verdictOf('dry-run', [step('check', status, { findings: [finding('warning')] })], false)).toBe(
+        'degraded',
+      );
+      const acted = [
+        step('act', 'pass', { done: [done('done')] }),
+        step('verify', status, { findings: [finding('critical')] }),
+      ];
+      expect(verdictOf('auto', acted, false)).toBe('degraded');
+    }
+  });
+
   it('does not count planned, blocked, skipped or failed actions as acting', () => {
     const steps = [
       step('check', 'fail', { findings: [finding('warning')] }),

@@ -122,7 +122,7 @@ describe('admit', () => {
     expect(queue.sent).toHaveLength(2);
   });
 
-  it('keeps the record of a resumed run (its plan and first report) and queues the resume', async () => {
+  it('keeps the record of a resumed run (its plan and first report), says who approved what in it, and queues the resume', async () => {
     const { context, queue, store } = setup();
     const waiting: RunRecord = waitingRecord({
       jobId: 'job-0',
@@ -141,7 +141,18 @@ describe('admit', () => {
     };
     expect(await admit([resume], context)).toEqual({ queued: [resume], duplicates: [], refused: [] });
     expect(queue.sent).toEqual([resume]);
-    expect(await store.runs.list()).toEqual([waiting]);
+    // The decision is in the record before the job can start, so no worker's write races it.
+    expect(await store.runs.list()).toEqual([
+      {
+        ...waiting,
+        decision: {
+          outcome: 'approved',
+          by: resume.trigger.actor.id,
+          at: context.now().toISOString(),
+          approved: ['evict:shop/web-1'],
+        },
+      },
+    ]);
   });
 
   it('records resolved alerts as resolved runs without queueing anything', async () => {

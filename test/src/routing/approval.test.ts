@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { admit } from '../../../src/routing/admit.ts';
-import { decideApproval, mayApprove } from '../../../src/routing/approval.ts';
+import { decideApproval, isApprover, mayApprove } from '../../../src/routing/approval.ts';
 import { memoryStore } from '../../../src/store/index.ts';
 import type { RunRecord } from '../../../src/store/types.ts';
 import {
@@ -128,6 +128,43 @@ describe('decideApproval', () => {
       reason:
         'the plan of run run-1 was made at 2024-05-01T11:50:00.000Z and expired after 30 min: run it again for a fresh plan',
     });
+  });
+
+  it('still takes an approval exactly when the plan turns 30 minutes old, and none a second later', async () => {
+    const { context, clock } = await setup();
+    const trigger = approvalTrigger('U012AB3CD', { runId: 'run-1', decision: 'approve', approved: PLAN });
+    // Made at 11:50, the clock reads 12:00.
+    clock.advanceSeconds(20 * 60);
+    expect((await decideApproval(trigger, context)).kind).toBe('resume');
+    clock.advanceSeconds(1);
+    expect((await decideApproval(trigger, context)).kind).toBe('refused');
+  });
+
+  it('takes an approval typed at the terminal from the person there, approver or not', async () => {
+    const { context } = await setup();
+    const local = {
+      ...approvalTrigger('local:someone', { runId: 'run-1', decision: 'approve', approved: PLAN }),
+      source: 'cli' as const,
+    };
+    expect((await decideApproval(local, context)).kind).toBe('resume');
+  });
+
+  it('asks the directory only about the approving groups of that runbook, and not at all without any', async () => {
+    const asked: string[][] = [];
+    const directory = {
+      groupsOf: async (_user: string, groups: readonly string[]) => {
+        asked.push([...groups]);
+        return [];
+      },
+    };
+    const config = testConfig({ approvers: { 'unmanaged-pods': ['U012AB3CD', 'S0ONCALL'], '*': ['S0ALL'] } });
+    expect(await isApprover(config, 'U0OTHER', 'unmanaged-pods', directory)).toBe(false);
+    expect(await isApprover(config, 'U0OTHER', 'host-identity', directory)).toBe(false);
+    expect(asked).toEqual([['S0ONCALL', 'S0ALL'], ['S0ALL']]);
+    const usersOnly = testConfig({ approvers: { 'unmanaged-pods': ['U012AB3CD'] } });
+    expect(await isApprover(usersOnly, 'U0OTHER', 'unmanaged-pods', directory)).toBe(false);
+    expect(await isApprover(usersOnly, 'U0OTHER', undefined, directory)).toBe(false);
+    expect(asked).toHaveLength(2);
   });
 
   it("refuses an approval of nothing in the run's plan", async () => {

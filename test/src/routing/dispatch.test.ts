@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { RUNBOOK_CATALOG } from '../../../runbooks/catalog.ts';
 import { type DispatchContext, dispatchTrigger } from '../../../src/routing/dispatch.ts';
 import { memoryStore } from '../../../src/store/index.ts';
 import type { RunRecord } from '../../../src/store/types.ts';
@@ -28,6 +29,7 @@ async function setup() {
     store,
     queue,
     runbooks: RUNBOOK_IDS,
+    runbookInfo: RUNBOOK_CATALOG,
     now: clock.now,
     newId: counterIds(),
   };
@@ -119,5 +121,28 @@ describe('dispatchTrigger', () => {
       },
     });
     expect(queue.sent).toHaveLength(1);
+  });
+});
+
+describe('an alert storm over two clusters', () => {
+  it('queues one run per cluster, and every other notification is a duplicate', async () => {
+    const { context, queue } = await setup();
+    const clusters = ['prod-eu', 'prod-us'];
+    // 40 notifications, each its own Alertmanager group (its own delivery), alternating clusters.
+    const storm = Array.from({ length: 40 }, (_, n) => {
+      const cluster = clusters[n % 2] as string;
+      return alertmanagerTrigger([alert('CiliumUnmanagedPods', { cluster }, n)], {
+        cluster,
+        deliveryKey: `alertmanager:group-${n}-firing`,
+      });
+    });
+
+    const results = await Promise.all(storm.map((trigger) => dispatchTrigger(trigger, context)));
+
+    expect(queue.sent.map((job) => `${job.cluster}/${job.runbook}`).sort()).toEqual([
+      'prod-eu/unmanaged-pods',
+      'prod-us/unmanaged-pods',
+    ]);
+    expect(results.flatMap((result) => result.duplicates)).toHaveLength(38);
   });
 });

@@ -194,6 +194,8 @@ describe('routeTrigger: CloudWatch', () => {
         cluster: 'prod-us',
         mode: 'dry-run',
         params: { aws: { region: 'eu-west-1' } },
+        // Who set each param, for the approval message: here, the route.
+        paramsBy: { aws: 'route' },
         trigger,
         dedupeKey: `${trigger.deliveryKey}|prod-us|tunnel-datapath`,
       },

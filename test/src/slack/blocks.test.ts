@@ -178,3 +178,24 @@ describe('reportBlocks', () => {
     expect(text).not.toContain('<none>');
   });
 });
+
+describe('a plan waiting for approval shows the params it was made with, and who set each', () => {
+  it('names each param, its value and who set it, beside the buttons', () => {
+    const text = allText(
+      reportBlocks({
+        ...needsApproval,
+        params: [
+          { key: 'gracePeriodSeconds', value: '0', by: '<@U0APPROVER1>' },
+          { key: 'namespaces', value: ['shop'], by: 'config' },
+        ],
+      }).blocks,
+    );
+    expect(text).toContain(
+      'Params: `gracePeriodSeconds="0"` set by <@U0APPROVER1>, `namespaces=["shop"]` set by config.',
+    );
+  });
+
+  it("says when the plan was made with the runbook's defaults", () => {
+    expect(allText(reportBlocks(needsApproval).blocks)).toContain("Params: none (the runbook's defaults).");
+  });
+});

@@ -115,6 +115,19 @@ export function describeStateStore(adapter: string, makeStore: () => Promise<Sta
         await expect(store.leases.release('prod/unmanaged-pods', 'run-a')).resolves.toBeUndefined();
       });
 
+      it('says who holds it and until when, and nobody once it expired or was released', async () => {
+        expect(await store.leases.holder('prod/x', T0)).toBeUndefined();
+        await store.leases.acquire('prod/x', 'run-a', 300, T0);
+        expect(await store.leases.holder('prod/x', at(10))).toEqual({
+          owner: 'run-a',
+          expiresAt: at(300).toISOString(),
+        });
+        expect(await store.leases.holder('prod/x', at(300))).toBeUndefined();
+        await store.leases.acquire('prod/x', 'run-b', 300, at(300));
+        await store.leases.release('prod/x', 'run-b');
+        expect(await store.leases.holder('prod/x', at(301))).toBeUndefined();
+      });
+
       it('gives exactly one of 20 owners racing for it', async () => {
         const owners = Array.from({ length: 20 }, (_, i) => `run-${i}`);
         const taken = await Promise.all(
@@ -180,6 +193,30 @@ export function describeStateStore(adapter: string, makeStore: () => Promise<Sta
         await store.brake.refund('prod', ticket as string);
         expect(await store.brake.state('prod', 1, 60, at(1))).toMatchObject({ used: 0, engaged: false });
         expect(await store.brake.take('prod', 1, 60, at(2))).toEqual(expect.any(String));
+      });
+
+      it('gives back exactly the one write refunded: limit 3, take 3, refund 1 leaves 2 used', async () => {
+        const tickets: (string | undefined)[] = [];
+        for (const second of [0, 1, 2]) tickets.push(await store.brake.take('prod', 3, 60, at(second)));
+        await store.brake.refund('prod', tickets[1] as string);
+        expect(await store.brake.state('prod', 3, 60, at(3))).toEqual({
+          cluster: 'prod',
+          used: 2,
+          limit: 3,
+          windowEndsAt: '2026-03-02T10:01:00.000Z',
+          engaged: false,
+        });
+        // A ticket given back twice, or never taken, gives nothing more back.
+        await store.brake.refund('prod', tickets[1] as string);
+        await store.brake.refund('prod', 'no-such-ticket');
+        expect(await store.brake.state('prod', 3, 60, at(3))).toMatchObject({ used: 2 });
+        expect(await take('prod', 4)).toBe(true);
+        expect(await take('prod', 5)).toBe(false);
+      });
+
+      it('takes a refund on a cluster with no writes counted as nothing to give back', async () => {
+        await store.brake.refund('prod', 'no-such-ticket');
+        expect(await store.brake.state('prod', 3, 60, T0)).toMatchObject({ used: 0, engaged: false });
       });
 
       it('lets writes go again after a reset, up to the limit', async () => {
@@ -248,6 +285,35 @@ export function describeStateStore(adapter: string, makeStore: () => Promise<Sta
           startedAt: at(1).toISOString(),
         });
         expect(await store.runs.list()).toHaveLength(1);
+      });
+
+      it('advances a record only from the state and owner it expects', async () => {
+        await store.runs.put(older);
+        const running = { ...older, status: 'running' as const, owner: 'delivery-a' };
+        expect(await store.runs.advance(running, { status: ['queued'], jobId: older.jobId })).toBe(true);
+        // A second delivery that read `queued` before the first started loses.
+        const duplicate = { ...older, status: 'duplicate' as const };
+        expect(await store.runs.advance(duplicate, { status: ['queued'], jobId: older.jobId })).toBe(false);
+        // Only the delivery that runs it finishes it.
+        const done = { ...running, status: 'done' as const };
+        expect(await store.runs.advance(done, { status: ['running'], owner: 'delivery-b' })).toBe(false);
+        expect(await store.runs.get('run-1')).toEqual(running);
+        expect(await store.runs.advance(done, { status: ['running'], owner: 'delivery-a' })).toBe(true);
+        expect(await store.runs.get('run-1')).toEqual(done);
+        expect(await store.runs.advance(done, { status: ['queued'], jobId: 'job-other' })).toBe(false);
+        expect(
+          await store.runs.advance(run('run-404', 'prod', T0.toISOString()), { status: ['queued'] }),
+        ).toBe(false);
+      });
+
+      it('lets exactly one of 10 deliveries racing start a run', async () => {
+        await store.runs.put(older);
+        const started = await Promise.all(
+          Array.from({ length: 10 }, (_, i) =>
+            store.runs.advance({ ...older, status: 'running', owner: `d-${i}` }, { status: ['queued'] }),
+          ),
+        );
+        expect(started.filter(Boolean)).toHaveLength(1);
       });
 
       it('keeps what was put, whatever the caller does with its copy', async () => {

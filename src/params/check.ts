@@ -1,0 +1,33 @@
+import type { z } from 'zod';
+import { TriggerError } from '../triggers/errors.ts';
+import { firstIssue } from '../validation/issues.ts';
+
+/** A runbook's params schema, as admission checks it: an object, so its keys can be listed. */
+export type ParamsSchema = z.ZodObject;
+
+/** The keys a runbook takes, for messages: `gracePeriodSeconds, namespaces` or `no parameters`. */
+export function validKeys(schema: ParamsSchema): string {
+  const keys = Object.keys(schema.shape);
+  return keys.length > 0 ? `valid keys: ${keys.join(', ')}` : 'it takes no parameters';
+}
+
+/**
+ * A parameter no runbook of the request takes, or a value its schema refuses: named by its key,
+ * with the keys that are valid, so the sender can fix it at once. Nothing is queued.
+ */
+export class ParamsError extends TriggerError {
+  constructor(key: string, problem: string) {
+    super(key, problem);
+    this.name = 'ParamsError';
+  }
+}
+
+/** Throws a ParamsError when `params` do not pass the runbook's own schema. */
+export function checkParams(runbook: string, schema: ParamsSchema, params: Record<string, unknown>): void {
+  const parsed = schema.safeParse(params);
+  if (parsed.success) return;
+  const { field, problem, path } = firstIssue(parsed.error);
+  // The key as the sender typed it (`namespaces`, not `namespaces[0]`).
+  const key = path.length > 0 ? String(path[0]) : field;
+  throw new ParamsError(key, `${problem} (${runbook}: ${validKeys(schema)})`);
+}
