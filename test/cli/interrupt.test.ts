@@ -100,6 +100,7 @@ describe('`responder serve --state` killed (kill -9) mid-run', () => {
     const { runs } = await historyOf(env);
     const after = runs.find((r) => r.runId === running?.runId);
     expect(after?.status).toBe('interrupted');
-    expect(evictions(after)).toEqual(evictions(running));
+    // Every eviction seen before the kill is listed; more may have landed between that look and the kill.
+    expect(evictions(after)).toEqual(expect.arrayContaining(evictions(running)));
   }, 120_000);
 });

@@ -37,7 +37,7 @@ describe('the Lambda bundles', () => {
       expect(imports).not.toContain('@aws-sdk/client-ec2');
       expect(imports).not.toContain('@aws-sdk/client-eks');
       // Nor the runbooks' code: admitting a job needs their ids and params schemas only.
-      const admissionOnly = /^runbooks\/(catalog\.ts|[^/]+\/params\.ts)$/;
+      const admissionOnly = /^runbooks\/(catalog\.ts|team-catalog\.ts|[^/]+\/params\.ts)$/;
       expect(inputs.filter((path) => path.startsWith('runbooks/') && !admissionOnly.test(path))).toEqual([]);
     },
     60_000,
