@@ -1,6 +1,5 @@
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { tsImport } from 'tsx/esm/api';
 import { type ScenarioDefinition, scenariosByName } from '../sdk/scenario.ts';
 import type { ExtraScenarios } from '../sim/scenarios/index.ts';
 
@@ -34,6 +33,8 @@ export async function scenarioFiles(
     }
     let exports: Record<string, unknown>;
     try {
+      // tsx loads only for a scenario file, as for a team's runbooks (runbooks/team.ts).
+      const { tsImport } = await import('tsx/esm/api');
       exports = await tsImport(pathToFileURL(resolve(entry)).href, import.meta.url);
     } catch (error) {
       throw new Error(`scenario ${entry}: cannot load it: ${(error as Error).message.split('\n')[0]}`);

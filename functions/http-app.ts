@@ -4,7 +4,7 @@ import { bearerAuth } from 'hono/bearer-auth';
 import { bodyLimit } from 'hono/body-limit';
 import { HTTPException } from 'hono/http-exception';
 import { timingSafeEqual } from 'hono/utils/buffer';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { App } from '../src/app/app.ts';
 import { UnknownClusterError } from '../src/app/app.ts';
 import { answerApprovalClick } from '../src/app/approval-click.ts';

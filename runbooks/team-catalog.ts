@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { RunbookInfo } from '../src/engine/types.ts';
 import { RUNBOOK_CATALOG } from './catalog.ts';
 

@@ -6,6 +6,30 @@
 import { rmSync } from 'node:fs';
 import { build } from 'esbuild';
 
+/**
+ * @kubernetes/client-node declares no `sideEffects`, so esbuild keeps all ~740 of its modules
+ * (1.5 MB minified) although the CLI uses KubeConfig and little else. Its modules only define
+ * classes and constants; saying so lets esbuild drop the generated APIs and models nothing calls,
+ * which takes a tenth of a second off every `responder run` before its first request.
+ */
+const clientNodeWithoutSideEffects = {
+  name: 'client-node-without-side-effects',
+  setup(esbuild) {
+    esbuild.onResolve({ filter: /.*/ }, async (args) => {
+      if (args.pluginData === 'resolving') return undefined;
+      const resolved = await esbuild.resolve(args.path, {
+        kind: args.kind,
+        importer: args.importer,
+        resolveDir: args.resolveDir,
+        pluginData: 'resolving',
+      });
+      if (resolved.errors.length > 0 || !resolved.path.includes('/@kubernetes/client-node/'))
+        return undefined;
+      return { ...resolved, sideEffects: false };
+    });
+  },
+};
+
 rmSync('dist', { recursive: true, force: true });
 await build({
   entryPoints: { responder: 'cli/main.ts' },
@@ -25,5 +49,6 @@ await build({
     js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);",
   },
   sourcemap: 'linked',
+  plugins: [clientNodeWithoutSideEffects],
   logLevel: 'warning',
 });

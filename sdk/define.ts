@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Outcome, Runbook, Step, StepContext } from '../src/engine/types.ts';
 import { type ReadPermission, RUNBOOK_ID, readOnlyRuleProblem, ruleOf } from './rules.ts';
 

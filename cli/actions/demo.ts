@@ -1,10 +1,10 @@
-import { CoreV1Api, KubeConfig, PatchStrategy, setHeaderOptions } from '@kubernetes/client-node';
 import type { ResponderConfig } from '../../src/config/schema.ts';
 import type { Mode, Report } from '../../src/engine/types.ts';
 import { memoryStore } from '../../src/store/index.ts';
 import type { Trigger } from '../../src/triggers/types.ts';
 import { clusterConnector } from '../cluster-connector.ts';
 import { compactReports, rowOfReport, summaryTable, WIDTH } from '../demo/compact.ts';
+import { mergePatch } from '../demo/merge-patch.ts';
 import { rowOfRecord, webhookPhase } from '../demo/webhook-phase.ts';
 import { progressLine } from '../format/progress.ts';
 import { localUser, withCluster } from '../local-app.ts';
@@ -28,16 +28,9 @@ function heading(title: string): string {
 
 /** What the dry-run told a person to do, done as they would: the config, not the agents. */
 async function enableIptablesRules(kubeconfig: string): Promise<void> {
-  const kc = new KubeConfig();
-  kc.loadFromString(kubeconfig);
-  await kc.makeApiClient(CoreV1Api).patchNamespacedConfigMap(
-    {
-      name: 'cilium-config',
-      namespace: 'kube-system',
-      body: { data: { 'install-iptables-rules': 'true' } },
-    },
-    setHeaderOptions('Content-Type', PatchStrategy.MergePatch),
-  );
+  await mergePatch(kubeconfig, '/api/v1/namespaces/kube-system/configmaps/cilium-config', {
+    data: { 'install-iptables-rules': 'true' },
+  });
 }
 
 /** The example config, with the demo's short waits and its restart cap. */

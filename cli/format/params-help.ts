@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { table } from './report.ts';
 
 /** The part of a JSON Schema a param's help line reads. */

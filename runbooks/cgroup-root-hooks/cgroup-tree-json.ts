@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { CgroupEntry } from './cgroup-entry.ts';
 import { parseJsonOutput, validateOutput } from './command-output.ts';
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** The runbook checks every agent; it takes no parameters. */
 export const params = z.strictObject({});

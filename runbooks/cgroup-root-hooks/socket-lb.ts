@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { parseJsonOutput, validateOutput } from './command-output.ts';
 
 const COMMAND = 'cilium-dbg status -o json';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * Packet drops as the agent reports them, one event per line, in every form the tools print:

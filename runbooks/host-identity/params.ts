@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 // Coerced: values typed in Slack (`monitorSeconds=5`) arrive as strings.
 

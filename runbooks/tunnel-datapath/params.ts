@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** The runbook takes no parameters: the AWS side (account, region) comes with the cluster. */
 export const paramsSchema = z.strictObject({});

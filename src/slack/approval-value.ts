@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { firstIssue, issueLine } from '../validation/issues.ts';
 
 /**

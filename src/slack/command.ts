@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { deliveryKey } from '../triggers/delivery-key.ts';
 import type { EdgeFacts } from '../triggers/edge.ts';
 import type { Trigger } from '../triggers/types.ts';

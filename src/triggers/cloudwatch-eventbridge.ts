@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { AlarmArn, AlarmDataSchema, alarmDataChange, alarmTrigger } from './cloudwatch-alarm.ts';
 import type { EdgeFacts } from './edge.ts';
 import type { Trigger } from './types.ts';

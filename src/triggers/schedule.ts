@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { deliveryKey } from './delivery-key.ts';
 import type { EdgeFacts } from './edge.ts';
 import { TriggerError } from './errors.ts';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { firstIssue } from '../validation/issues.ts';
 import { TriggerError } from './errors.ts';
 
