@@ -1,22 +1,11 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { R } from '../sim/cluster.ts';
 import { startSim } from '../sim/index.ts';
+import { cliRunFigures } from './cli-run.ts';
 import { type FanOutRuns, fanOutFigures, fanOutRuns } from './fan-out.ts';
 import { type Figures, fromRuns, pairedRatios } from './figures.ts';
 import { brokenCluster, healthyCluster } from './scale-clusters.ts';
 import { NODES, ROUNDS } from './sizes.ts';
-import { bundleWorkerChild, type ClientRun, clientsOf } from './worker-runs.ts';
-
-const BIN = fileURLToPath(new URL('../bin/responder.js', import.meta.url));
-
-/**
- * Collects what earlier measurements left in this process (npm run bench exposes gc), so the
- * simulator does not stop for it in the middle of the next one.
- */
-const settle = () => (globalThis as { gc?: () => void }).gc?.();
+import { bundleWorkerChild, type ClientRun, clientsOf, settle } from './worker-runs.ts';
 
 const secondsOf = (runs: readonly ClientRun[]) => runs.map((run) => run.seconds);
 const rssOf = (runs: readonly { maxRssMiB: number }[]) => runs.map((run) => run.maxRssMiB);
@@ -58,48 +47,6 @@ async function scanFigures(
   };
 }
 
-/**
- * `responder run unmanaged-pods` as a user starts it (node bin/responder.js, the built CLI, local
- * state on), beside the bundled worker's scan on the same cluster, round by round.
- */
-async function cliFigures(clients: ReturnType<typeof clientsOf>, bundle: string): Promise<Figures> {
-  const stateDir = mkdtempSync(join(tmpdir(), 'bench-cli-state-'));
-  const env = { ...process.env, RESPONDER_STATE_DIR: stateDir, NO_COLOR: '1' };
-  const cli: Awaited<ReturnType<typeof clients.process>>[] = [];
-  const worker: ClientRun[] = [];
-  settle();
-  for (let round = 0; round < ROUNDS; round++) {
-    worker.push(await clients.worker(bundle, 'scan'));
-    cli.push(
-      await clients.process(
-        process.execPath,
-        [BIN, 'run', 'unmanaged-pods', '--kubeconfig', clients.kubeconfig, '-o', 'json'],
-        { env, exitCodes: [0, 1] },
-      ),
-    );
-  }
-  const first = (runs: readonly { firstRequestSeconds: number }[]) => runs.map((r) => r.firstRequestSeconds);
-  return {
-    'responder run unmanaged-pods: first request after start (s)': fromRuns(first(cli), 2, { atMost: 0.5 }),
-    'bundled worker: first request after start (s)': fromRuns(first(worker), 2),
-    'responder run unmanaged-pods: start to exit (s)': fromRuns(
-      cli.map((run) => run.seconds),
-      1,
-    ),
-    'responder run unmanaged-pods: peak RSS (MiB)': fromRuns(rssOf(cli), 0),
-    'responder run / bundled worker, peak RSS': fromRuns(pairedRatios(rssOf(cli), rssOf(worker)), 2, {
-      atMost: 1.1,
-    }),
-    'responder run / bundled worker, wall time': fromRuns(
-      pairedRatios(
-        cli.map((run) => run.seconds),
-        secondsOf(worker),
-      ),
-      2,
-    ),
-  };
-}
-
 /** client-node's typed CoreV1Api beside the facade, listing the same pods the same way. */
 async function clientNodeFigures(clients: ReturnType<typeof clientsOf>, bundle: string): Promise<Figures> {
   const facade: ClientRun[] = [];
@@ -137,7 +84,7 @@ export async function healthyWorkerBench(): Promise<Figures> {
     const figures: Figures = {
       'pods / CEPs': `${cluster.store.count(R.pods)} / ${cluster.store.count(R.ciliumendpoints)}`,
       ...scan.figures,
-      ...(await cliFigures(clients, bundle)),
+      ...(await cliRunFigures(clients, bundle)),
       ...(await clientNodeFigures(clients, bundle)),
     };
     settle();

@@ -3,8 +3,10 @@
 // minified, so a command reads a few files instead of resolving hundreds across node_modules.
 // The commands stay split out, so `responder --help` loads only commander, and each command loads
 // its own code when it runs.
-import { rmSync } from 'node:fs';
+import { existsSync, readdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { build } from 'esbuild';
+import { ESM_FOR_NODE } from './esbuild-node.mjs';
 
 /**
  * @kubernetes/client-node declares no `sideEffects`, so esbuild keeps all ~740 of its modules
@@ -30,15 +32,13 @@ const clientNodeWithoutSideEffects = {
   },
 };
 
-rmSync('dist', { recursive: true, force: true });
+// Only this build's files: dist/lib is the library's, and `npm pack` runs prepack (build:lib) before prepare (this).
+for (const entry of existsSync('dist') ? readdirSync('dist', { withFileTypes: true }) : [])
+  if (entry.isFile()) rmSync(join('dist', entry.name));
 await build({
+  ...ESM_FOR_NODE,
   entryPoints: { responder: 'cli/main.ts' },
   outdir: 'dist',
-  bundle: true,
-  splitting: true,
-  format: 'esm',
-  platform: 'node',
-  target: 'node20',
   minify: true,
   mainFields: ['module', 'main'],
   // dynalite finds its LevelDB binding and its files next to itself, and tsx (which loads a team's
@@ -48,7 +48,5 @@ await build({
   banner: {
     js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);",
   },
-  sourcemap: 'linked',
   plugins: [clientNodeWithoutSideEffects],
-  logLevel: 'warning',
 });

@@ -6,6 +6,7 @@ import { execFileSync } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { Extractor, ExtractorConfig } from '@microsoft/api-extractor';
 import { build } from 'esbuild';
+import { ESM_FOR_NODE } from './esbuild-node.mjs';
 
 const check = process.argv.includes('--check');
 const ENTRIES = { index: 'sdk/construct.ts', sdk: 'sdk/index.ts', testing: 'sdk/testing.ts' };
@@ -14,16 +15,10 @@ const REPORTS = ['construct', 'sdk', 'testing'];
 rmSync('dist/lib', { recursive: true, force: true });
 rmSync('dist/types', { recursive: true, force: true });
 await build({
+  ...ESM_FOR_NODE,
   entryPoints: ENTRIES,
   outdir: 'dist/lib',
-  bundle: true,
-  splitting: true,
-  format: 'esm',
-  platform: 'node',
-  target: 'node20',
   packages: 'external',
-  sourcemap: 'linked',
-  logLevel: 'warning',
 });
 execFileSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.lib.json'], {
   stdio: 'inherit',
