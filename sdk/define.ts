@@ -1,4 +1,5 @@
-import * as z from 'zod';
+// z as a type, as sdk/index.ts exports it; `object` by name so bundles keep only what they use.
+import { object, type z } from 'zod';
 import type { Outcome, Runbook, Step, StepContext } from '../src/engine/types.ts';
 import { type ReadPermission, RUNBOOK_ID, readOnlyRuleProblem, ruleOf } from './rules.ts';
 
@@ -145,7 +146,7 @@ export function defineRunbook<Schema extends z.ZodType = z.ZodObject, S = Record
     title: definition.title,
     summary: definition.summary,
     doc: definition.doc ?? `runbooks/${definition.id}/README.md`,
-    params: (definition.params ?? z.object({})) as z.ZodType<z.output<Schema>>,
+    params: (definition.params ?? object({})) as z.ZodType<z.output<Schema>>,
     answers: [...(definition.answers ?? [])],
     newState,
     steps: [...definition.steps],
