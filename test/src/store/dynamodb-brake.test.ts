@@ -76,3 +76,29 @@ describe('the DynamoDB brake under contention', () => {
     expect(reads.every((read) => read.ConsistentRead === true)).toBe(true);
   }, 30_000);
 });
+
+describe('the DynamoDB lease holder', () => {
+  let db: ReturnType<typeof mockClient>;
+  beforeEach(() => {
+    db = mockClient(DynamoDBDocumentClient);
+  });
+  afterEach(() => db.restore());
+
+  it('is read strongly consistent: a lease taken a moment ago is not reported free', async () => {
+    // As DynamoDB may answer just after a write: the consistent read sees the lease, a stale one does not.
+    const lease = { pk: 'lease#prod/unmanaged-pods', sk: 'lease', owner: 'run-a', ttl: T0_SECONDS + 300 };
+    db.on(GetCommand).callsFake((input: { ConsistentRead?: boolean }) => ({
+      Item: input.ConsistentRead ? lease : undefined,
+    }));
+    const client = new DynamoDBClient({
+      region: 'eu-west-1',
+      credentials: { accessKeyId: 'x', secretAccessKey: 'x' },
+    });
+    const store = dynamoStore({ client: DynamoDBDocumentClient.from(client), table: 'state' });
+
+    expect(await store.leases.holder('prod/unmanaged-pods', at(1))).toEqual({
+      owner: 'run-a',
+      expiresAt: at(300).toISOString(),
+    });
+  });
+});
