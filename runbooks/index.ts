@@ -6,10 +6,3 @@ import { unmanagedPods } from './unmanaged-pods/index.ts';
 
 /** Every runbook, in the order `responder run all` runs them. */
 export const RUNBOOKS: readonly AnyRunbook[] = [unmanagedPods, cgroupRootHooks, hostIdentity, tunnelDatapath];
-
-export function runbookById(id: string): AnyRunbook {
-  const found = RUNBOOKS.find((runbook) => runbook.id === id);
-  if (!found)
-    throw new Error(`unknown runbook "${id}"; known runbooks: ${RUNBOOKS.map((r) => r.id).join(', ')}`);
-  return found;
-}

@@ -77,9 +77,13 @@ export function runCommand(setExitCode: (code: number) => void): Command {
     .option('-h, --help', "this help; after a runbook, that runbook's params too")
     .action(async (runbook: string | undefined, options: RunOptions & { help?: boolean }) => {
       if (options.help) {
+        // The runbook's params first: an unknown runbook is an error, not a help page.
+        const params =
+          runbook && runbook !== 'all'
+            ? await (await import('../actions/run-help.ts')).runbookParamsHelp(runbook, options.config)
+            : '';
         process.stdout.write(command.helpInformation());
-        if (runbook && runbook !== 'all')
-          process.stdout.write((await import('../actions/run-help.ts')).runbookParamsHelp(runbook));
+        process.stdout.write(params);
         process.stdout.write(`${EXAMPLES}\n`);
         return;
       }

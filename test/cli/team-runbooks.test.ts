@@ -33,6 +33,16 @@ describe("the CLI with a team's runbooks", () => {
     expect(rbac.output).toContain('csidrivers');
   }, 120_000);
 
+  it("lists a team runbook's params under run <runbook> --help, from the config", async () => {
+    const { code, output } = await runCli(['run', 'csi-drivers', '--help', '--config', CONFIG]);
+    expect(output).toMatch(/minimum\s+integer >= 0\s+fewest namespaces that still pass \(default: 0\)/);
+    expect(code).toBe(0);
+    const unknown = await runCli(['run', 'nope', '--help', '--config', CONFIG]);
+    expect(unknown.output).toContain('unknown runbook "nope"; known runbooks: ');
+    expect(unknown.output).toContain('csi-drivers');
+    expect(unknown.code).toBe(2);
+  }, 120_000);
+
   it('refuses an unknown runbook after loading the config, naming the known ones', async () => {
     const { code, output } = await runCli([
       'run',
