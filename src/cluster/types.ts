@@ -160,19 +160,6 @@ export interface KubeFacade extends KubeReader {
   deletePod(namespace: string, name: string, uid: string): Promise<void>;
 }
 
-/** A read-only view of a facade: an object that has no write methods at all, not just a narrower type. */
-export function readOnly(kube: KubeReader): KubeReader {
-  return {
-    get clusterName() {
-      return kube.clusterName;
-    },
-    get: (resource, namespace, name) => kube.get(resource, namespace, name),
-    list: (resource, options) => kube.list(resource, options),
-    exec: (namespace, pod, container, command, options) =>
-      kube.exec(namespace, pod, container, command, options),
-  };
-}
-
 /** A Cilium agent pod, found by `k8s-app=cilium` in the Cilium namespace. */
 export interface AgentPod {
   name: string;

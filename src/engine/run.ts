@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { type ClusterAccess, readOnly } from '../cluster/types.ts';
+import { RESPONDER_RULES } from '../cluster/permissions.ts';
+import type { ClusterAccess } from '../cluster/types.ts';
+import { withinRules } from '../cluster/within-rules.ts';
 import { issueLine, issuesOf } from '../validation/issues.ts';
 import { createActuator } from './actuator.ts';
 import { fingerprint } from './fingerprint.ts';
@@ -101,8 +103,14 @@ export async function runRunbook<P, S>(options: RunOptions<P, S>): Promise<Repor
     ...(options.fence ? { fence: options.fence } : {}),
     ...(options.journal ? { journal: options.journal } : {}),
   });
-  // Steps get a handle with no write methods; the actuator above holds the one that writes.
-  const kube = readOnly(access.kube);
+  // Steps get a handle with no write methods (the actuator above holds the one that writes) that
+  // reads only what the deploy's RBAC allows: the responder's rules and the runbook's declared ones.
+  const kube = withinRules(
+    access.kube,
+    runbook.id,
+    [...RESPONDER_RULES, ...(runbook.permissions ?? [])],
+    access.cilium,
+  );
   const state = runbook.newState();
   const steps: StepReport[] = [];
   let stoppedForApproval = false;

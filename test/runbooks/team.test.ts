@@ -17,6 +17,7 @@ describe("a config's team runbooks", () => {
     });
     expect(set.permissions).toEqual([
       { apiGroups: ['storage.k8s.io'], resources: ['csidrivers'], verbs: ['get', 'list'], scope: 'cluster' },
+      { apiGroups: [''], resources: ['namespaces'], verbs: ['list'], scope: 'cluster' },
     ]);
   });
 

@@ -50,6 +50,43 @@ describe('cilium-responder/testing', () => {
     }
   }, 60_000);
 
+  it('holds ctx.kube to the declared reads: an undeclared one fails its step naming the rule to add', async () => {
+    const daemonSets = (permissions: { apiGroups: string[]; resources: string[]; verbs: string[] }[]) =>
+      defineRunbook({
+        id: 'daemonsets',
+        title: 'DaemonSets',
+        summary: 'Counts the DaemonSets in kube-system.',
+        permissions,
+        steps: [
+          defineStep({
+            id: 'count',
+            title: 'DaemonSets',
+            run: async (ctx) => {
+              const names = await ctx.kube.list(RESOURCES.daemonsets, {
+                namespace: 'kube-system',
+                project: 'metadata',
+              });
+              return outcome('pass', `${names.length} DaemonSets`);
+            },
+          }),
+        ],
+      });
+    const cluster = await startCluster({ options: { nodes: 1 } });
+    try {
+      const undeclared = await cluster.run(daemonSets([]));
+      expect(undeclared.steps[0]?.status).toBe('error');
+      expect(undeclared.steps[0]?.summary).toContain(
+        'runbook daemonsets reads daemonsets in namespace kube-system without a rule for it: declare { apiGroups: [apps], resources: [daemonsets], verbs: [list] } in its permissions',
+      );
+      const declared = await cluster.run(
+        daemonSets([{ apiGroups: ['apps'], resources: ['daemonsets'], verbs: ['list'] }]),
+      );
+      expect(declared.steps[0]).toMatchObject({ status: 'pass', summary: '3 DaemonSets' }); // cilium, aws-node, kube-proxy
+    } finally {
+      await cluster.close();
+    }
+  }, 60_000);
+
   it("refuses a team scenario that takes a built-in scenario's name", async () => {
     const clash = defineScenario({ name: 'healthy', description: 'x', options: {} });
     await expect(startCluster({ scenarios: [clash] })).rejects.toThrow(
