@@ -9,6 +9,15 @@ const T0 = new Date('2026-03-02T10:00:00.000Z');
 const T0_SECONDS = T0.getTime() / 1000;
 const at = (seconds: number) => new Date(T0.getTime() + seconds * 1000);
 
+/** A store whose document client is the one aws-sdk-client-mock answers for (mockClient, below). */
+const storeOnMockedClient = () =>
+  dynamoStore({
+    client: DynamoDBDocumentClient.from(
+      new DynamoDBClient({ region: 'eu-west-1', credentials: { accessKeyId: 'x', secretAccessKey: 'x' } }),
+    ),
+    table: 'state',
+  });
+
 describe('the DynamoDB brake item', () => {
   let local: LocalDynamoDB;
   let table: string;
@@ -58,11 +67,7 @@ describe('the DynamoDB brake under contention', () => {
   it('reads its log strongly consistent, and gives up after 60 lost races without writing', async () => {
     db.on(GetCommand).resolves({ Item: { pk: 'brake#prod', sk: 'log', writes: [], version: 7 } });
     db.on(PutCommand).rejects(new ConditionalCheckFailedException({ message: 'lost', $metadata: {} }));
-    const client = new DynamoDBClient({
-      region: 'eu-west-1',
-      credentials: { accessKeyId: 'x', secretAccessKey: 'x' },
-    });
-    const store = dynamoStore({ client: DynamoDBDocumentClient.from(client), table: 'state' });
+    const store = storeOnMockedClient();
 
     await expect(store.brake.take('prod', 3, 60, T0)).rejects.toThrow(
       'the brake of prod is too contended to check; the write is not made',
@@ -90,11 +95,7 @@ describe('the DynamoDB lease holder', () => {
     db.on(GetCommand).callsFake((input: { ConsistentRead?: boolean }) => ({
       Item: input.ConsistentRead ? lease : undefined,
     }));
-    const client = new DynamoDBClient({
-      region: 'eu-west-1',
-      credentials: { accessKeyId: 'x', secretAccessKey: 'x' },
-    });
-    const store = dynamoStore({ client: DynamoDBDocumentClient.from(client), table: 'state' });
+    const store = storeOnMockedClient();
 
     expect(await store.leases.holder('prod/unmanaged-pods', at(1))).toEqual({
       owner: 'run-a',
