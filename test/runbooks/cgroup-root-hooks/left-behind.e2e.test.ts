@@ -1,17 +1,16 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { RUNBOOK_CATALOG } from '../../../runbooks/catalog.ts';
 import { RUNBOOKS } from '../../../runbooks/index.ts';
 import { createApp } from '../../../src/app/app.ts';
 import { createWorker } from '../../../src/app/worker.ts';
 import { consoleSink } from '../../../src/chat/console.ts';
 import { parseConfig } from '../../../src/config/load.ts';
-import { SILENT } from '../../../src/engine/run.ts';
 import type { Job } from '../../../src/queue/job.ts';
 import { memoryStore } from '../../../src/store/index.ts';
 import { parseAlertmanager } from '../../../src/triggers/index.ts';
 import { runCli } from '../../cli/run-cli.ts';
 import { CLUSTER, collector, fixtureJson, RUNBOOK_IDS, recordingQueue } from '../../functions/harness.ts';
 import { type SimUnderTest, startScenario } from '../../helpers/sim-access.ts';
+import { testPorts } from '../../src/app/test-ports.ts';
 
 /**
  * The state the readers once called "could not check": an agent restarted into the host cgroup
@@ -60,18 +59,12 @@ routes:
     const store = memoryStore();
     const queue = recordingQueue();
     const access = current.access;
-    const ports = {
+    const ports = testPorts({
       config,
-      runbookIds: RUNBOOK_IDS,
-      runbookInfo: RUNBOOK_CATALOG,
       store,
       queue,
       chat: consoleSink(chat.stream),
-      defaultChannel: '#cilium-responder',
-      now: () => new Date(),
-      newId: () => 'job-1',
-      log: SILENT,
-    };
+    });
     const app = createApp(ports);
     const worker = createWorker(ports, { runbooks: RUNBOOKS, connect: async () => access });
 

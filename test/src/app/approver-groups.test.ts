@@ -1,8 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { RUNBOOK_CATALOG } from '../../../runbooks/catalog.ts';
 import { type App, createApp } from '../../../src/app/app.ts';
 import { consoleSink } from '../../../src/chat/console.ts';
-import { SILENT } from '../../../src/engine/run.ts';
 import { slackDirectory } from '../../../src/slack/directory.ts';
 import { memoryStore } from '../../../src/store/index.ts';
 import type { StateStore } from '../../../src/store/types.ts';
@@ -10,8 +8,6 @@ import type { Trigger } from '../../../src/triggers/types.ts';
 import { collector } from '../../functions/harness.ts';
 import {
   approvalTrigger,
-  counterIds,
-  RUNBOOK_IDS,
   recordingQueue,
   slackCommand,
   testClock,
@@ -19,6 +15,7 @@ import {
   waitingRun,
 } from '../routing/fixtures.ts';
 import { startFakeSlack } from '../slack/fake-slack.ts';
+import { testPorts } from './test-ports.ts';
 
 /** The only approvers of unmanaged-pods are the members of one Slack user group. */
 const ON_CALL = 'S0ONCALL';
@@ -45,19 +42,16 @@ describe('approvers configured only as a Slack user group', () => {
     const store = memoryStore();
     await store.runs.put(waitingRun({ plan: PLAN }));
     const queue = recordingQueue();
-    const app = createApp({
-      config: testConfig({ approvers: { 'unmanaged-pods': [ON_CALL] } }),
-      runbookIds: RUNBOOK_IDS,
-      runbookInfo: RUNBOOK_CATALOG,
-      store,
-      queue,
-      chat: consoleSink(collector().stream),
-      directory: slackDirectory({ token: 'xoxb-test', slackApiUrl: slack.url }),
-      defaultChannel: '#cilium-responder',
-      now: testClock().now,
-      newId: counterIds(),
-      log: SILENT,
-    });
+    const app = createApp(
+      testPorts({
+        config: testConfig({ approvers: { 'unmanaged-pods': [ON_CALL] } }),
+        store,
+        queue,
+        chat: consoleSink(collector().stream),
+        directory: slackDirectory({ token: 'xoxb-test', slackApiUrl: slack.url }),
+        now: testClock().now,
+      }),
+    );
     return { app, store, sent: queue.sent };
   }
 

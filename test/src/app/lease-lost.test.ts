@@ -1,25 +1,16 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { RUNBOOK_CATALOG } from '../../../runbooks/catalog.ts';
 import { RUNBOOKS } from '../../../runbooks/index.ts';
 import { createApp } from '../../../src/app/app.ts';
-import type { AppPorts } from '../../../src/app/ports.ts';
 import { createWorker } from '../../../src/app/worker.ts';
 import { consoleSink } from '../../../src/chat/console.ts';
 import { type ClusterAccess, type KubeFacade, RESOURCES } from '../../../src/cluster/types.ts';
-import { SILENT } from '../../../src/engine/run.ts';
 import type { Job } from '../../../src/queue/job.ts';
 import { memoryStore } from '../../../src/store/index.ts';
 import type { StateStore } from '../../../src/store/types.ts';
 import { parseAlertmanager } from '../../../src/triggers/index.ts';
-import {
-  collector,
-  RUNBOOK_IDS,
-  recordingQueue,
-  testClock,
-  testConfig,
-  unmanagedAlert,
-} from '../../functions/harness.ts';
+import { collector, recordingQueue, testClock, testConfig, unmanagedAlert } from '../../functions/harness.ts';
 import { type SimUnderTest, startScenario } from '../../helpers/sim-access.ts';
+import { testPorts } from './test-ports.ts';
 
 /** The store, noting each lease the worker asks for, so the test can take the same one. */
 function observedStore(): { store: StateStore; leaseKeys: string[] } {
@@ -71,19 +62,13 @@ describe('a run whose lease another worker takes mid-run', () => {
     const clock = testClock(new Date());
     const { store, leaseKeys } = observedStore();
     const output = collector();
-    let ids = 0;
-    const ports: AppPorts = {
+    const ports = testPorts({
       config,
-      runbookIds: RUNBOOK_IDS,
-      runbookInfo: RUNBOOK_CATALOG,
       store,
       queue: recordingQueue(),
       chat: consoleSink(output.stream),
-      defaultChannel: '#cilium-responder',
       now: clock.now,
-      newId: () => `job-${++ids}`,
-      log: SILENT,
-    };
+    });
     let takenOver = false;
     const stall = async () => {
       // The worker stalls past its lease, another worker takes it, then the heartbeat comes round.

@@ -1,18 +1,16 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RUNBOOK_CATALOG } from '../../../runbooks/catalog.ts';
 import { RUNBOOKS } from '../../../runbooks/index.ts';
 import { createApp } from '../../../src/app/app.ts';
-import type { AppPorts } from '../../../src/app/ports.ts';
 import { createWorker } from '../../../src/app/worker.ts';
 import { consoleSink } from '../../../src/chat/console.ts';
-import { SILENT } from '../../../src/engine/run.ts';
 import type { Job } from '../../../src/queue/job.ts';
 import { memoryQueue } from '../../../src/queue/memory.ts';
 import { memoryStore } from '../../../src/store/index.ts';
 import { parseAlertmanager } from '../../../src/triggers/index.ts';
-import { CLUSTER, collector, fixtureJson, RUNBOOK_IDS, testConfig } from '../../functions/harness.ts';
+import { CLUSTER, collector, fixtureJson } from '../../functions/harness.ts';
 import { type SimUnderTest, startScenario } from '../../helpers/sim-access.ts';
+import { testPorts } from './test-ports.ts';
 
 /** The n-th distinct Alertmanager notification (its own group key) routed to unmanaged-pods. */
 function notification(n: number): unknown {
@@ -53,21 +51,11 @@ describe('30 notifications and 30 requests for one (cluster, runbook) at once', 
     const store = memoryStore();
     let running = 0;
     let mostAtOnce = 0;
-    const ports: AppPorts = {
-      config: testConfig(),
-      runbookIds: RUNBOOK_IDS,
-      runbookInfo: RUNBOOK_CATALOG,
+    const ports = testPorts({
       store,
       queue: { send: async () => {} },
       chat: consoleSink(collector().stream),
-      defaultChannel: '#cilium-responder',
-      now: () => new Date(),
-      newId: (() => {
-        let n = 0;
-        return () => `job-${++n}`;
-      })(),
-      log: SILENT,
-    };
+    });
     const worker = createWorker(ports, {
       runbooks: RUNBOOKS,
       connect: async () => {

@@ -1,25 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { handleRecord } from '../../../functions/worker-batch.ts';
-import { RUNBOOK_CATALOG } from '../../../runbooks/catalog.ts';
 import { RUNBOOKS } from '../../../runbooks/index.ts';
 import { createApp } from '../../../src/app/app.ts';
-import type { AppPorts } from '../../../src/app/ports.ts';
 import { createWorker } from '../../../src/app/worker.ts';
-import { SILENT } from '../../../src/engine/run.ts';
 import type { Job } from '../../../src/queue/job.ts';
 import type { DeadLetter } from '../../../src/queue/types.ts';
 import { slackSink } from '../../../src/slack/sink.ts';
 import { memoryStore } from '../../../src/store/index.ts';
 import { parseAlertmanager } from '../../../src/triggers/index.ts';
-import {
-  RUNBOOK_IDS,
-  recordingQueue,
-  sqsRecord,
-  testConfig,
-  unmanagedAlert,
-} from '../../functions/harness.ts';
-
+import { recordingQueue, sqsRecord, unmanagedAlert } from '../../functions/harness.ts';
 import { scenarioAndSlack } from './scenario-and-slack.ts';
+import { testPorts } from './test-ports.ts';
 
 /** What a person sees of a run: its record's outcome and writes, and what was said in chat. */
 interface Seen {
@@ -38,7 +29,6 @@ describe('SQS delivering a job again while its first delivery still runs', () =>
     async (redeliveries) => {
       const store = memoryStore();
       const queue = recordingQueue();
-      let ids = 0;
       const chat = slackSink({ token: 'xoxb-test', slackApiUrl: env.slack.url, threads: store.threads });
       let reached: () => void = () => {};
       const connected = new Promise<void>((resolve) => {
@@ -48,18 +38,11 @@ describe('SQS delivering a job again while its first delivery still runs', () =>
       const gate = new Promise<void>((resolve) => {
         release = resolve;
       });
-      const ports: AppPorts = {
-        config: testConfig(),
-        runbookIds: RUNBOOK_IDS,
-        runbookInfo: RUNBOOK_CATALOG,
+      const ports = testPorts({
         store,
         queue,
         chat,
-        defaultChannel: '#cilium-responder',
-        now: () => new Date(),
-        newId: () => `job-${++ids}`,
-        log: SILENT,
-      };
+      });
       // The first delivery holds here, mid-run (record running, lease held), until released.
       const worker = createWorker(ports, {
         runbooks: RUNBOOKS,

@@ -1,18 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { formatReport } from '../../../cli/format/report.ts';
-import { RUNBOOK_CATALOG } from '../../../runbooks/catalog.ts';
 import { RUNBOOKS } from '../../../runbooks/index.ts';
 import { createApp } from '../../../src/app/app.ts';
-import type { AppPorts } from '../../../src/app/ports.ts';
 import { createWorker } from '../../../src/app/worker.ts';
-import { SILENT } from '../../../src/engine/run.ts';
 import type { Job } from '../../../src/queue/job.ts';
 import { summarize } from '../../../src/report/summary.ts';
 import { slackSink } from '../../../src/slack/sink.ts';
 import { memoryStore } from '../../../src/store/index.ts';
 import { parseAlertmanager } from '../../../src/triggers/index.ts';
-import { RUNBOOK_IDS, recordingQueue, testConfig, unmanagedAlert } from '../../functions/harness.ts';
+import { recordingQueue, unmanagedAlert } from '../../functions/harness.ts';
 import { scenarioAndSlack } from './scenario-and-slack.ts';
+import { testPorts } from './test-ports.ts';
 
 describe('one auto run of unmanaged-pods, read three ways', () => {
   const env = scenarioAndSlack(['unmanaged-pods']);
@@ -20,18 +18,11 @@ describe('one auto run of unmanaged-pods, read three ways', () => {
   it('the CLI, the Slack message and the audit record give the same found, fixed and open; the root cause is open', async () => {
     const store = memoryStore();
     const queue = recordingQueue();
-    const ports: AppPorts = {
-      config: testConfig(),
-      runbookIds: RUNBOOK_IDS,
-      runbookInfo: RUNBOOK_CATALOG,
+    const ports = testPorts({
       store,
       queue,
       chat: slackSink({ token: 'xoxb-test', slackApiUrl: env.slack.url }),
-      defaultChannel: '#cilium-responder',
-      now: () => new Date(),
-      newId: () => 'job-1',
-      log: SILENT,
-    };
+    });
     const worker = createWorker(ports, { runbooks: RUNBOOKS, connect: async () => env.scenario.access });
     await createApp(ports).dispatch(parseAlertmanager(unmanagedAlert(), { receivedAt: new Date() }));
     const [job] = queue.sent as [Job];

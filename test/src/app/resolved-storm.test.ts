@@ -1,12 +1,11 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { RUNBOOK_CATALOG } from '../../../runbooks/catalog.ts';
 import { createApp } from '../../../src/app/app.ts';
-import { SILENT } from '../../../src/engine/run.ts';
 import { slackSink } from '../../../src/slack/sink.ts';
 import { memoryStore } from '../../../src/store/index.ts';
 import { parseAlertmanager } from '../../../src/triggers/index.ts';
-import { RUNBOOK_IDS, recordingQueue, testConfig, unmanagedAlert } from '../../functions/harness.ts';
+import { recordingQueue, unmanagedAlert } from '../../functions/harness.ts';
 import { startFakeSlack } from '../slack/fake-slack.ts';
+import { testPorts } from './test-ports.ts';
 
 /** Alertmanager's notification for the unmanaged-pods alert, as group `n` in `status`. */
 function notification(n: number, status: 'firing' | 'resolved') {
@@ -28,19 +27,13 @@ describe('a storm of resolved notifications', () => {
   it("says each resolve once on the thread's head, once per state change: 2,000 notifications, not 2,000 posts", async () => {
     const store = memoryStore();
     const queue = recordingQueue();
-    let ids = 0;
-    const app = createApp({
-      config: testConfig(),
-      runbookIds: RUNBOOK_IDS,
-      runbookInfo: RUNBOOK_CATALOG,
-      store,
-      queue,
-      chat: slackSink({ token: 'xoxb-test', slackApiUrl: slack.url, threads: store.threads }),
-      defaultChannel: '#cilium-responder',
-      now: () => new Date(),
-      newId: () => `job-${++ids}`,
-      log: SILENT,
-    });
+    const app = createApp(
+      testPorts({
+        store,
+        queue,
+        chat: slackSink({ token: 'xoxb-test', slackApiUrl: slack.url, threads: store.threads }),
+      }),
+    );
     for (let n = 0; n < 2000; n++) await app.dispatch(notification(n, 'resolved'));
     // Every notification is in the audit trail; the thread heard it once.
     expect((await store.runs.list()).filter((r) => r.status === 'resolved')).toHaveLength(2000);

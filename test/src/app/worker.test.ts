@@ -1,31 +1,21 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { handleRecord } from '../../../functions/worker-batch.ts';
-import { RUNBOOK_CATALOG } from '../../../runbooks/catalog.ts';
 import { RUNBOOKS } from '../../../runbooks/index.ts';
 import { type App, createApp } from '../../../src/app/app.ts';
-import type { AppPorts } from '../../../src/app/ports.ts';
 import { createWorker, type Worker } from '../../../src/app/worker.ts';
 import { consoleSink } from '../../../src/chat/console.ts';
 import type { ChatSink } from '../../../src/chat/types.ts';
 import { RESOURCES } from '../../../src/cluster/types.ts';
-import { SILENT } from '../../../src/engine/run.ts';
 import type { Job } from '../../../src/queue/job.ts';
 import { memoryQueue } from '../../../src/queue/memory.ts';
 import { slackSink } from '../../../src/slack/sink.ts';
 import { memoryStore } from '../../../src/store/index.ts';
 import type { StateStore } from '../../../src/store/types.ts';
 import { parseAlertmanager } from '../../../src/triggers/index.ts';
-import {
-  collector,
-  RUNBOOK_IDS,
-  recordingQueue,
-  sqsRecord,
-  testConfig,
-  unmanagedAlert,
-} from '../../functions/harness.ts';
-
+import { collector, recordingQueue, sqsRecord, unmanagedAlert } from '../../functions/harness.ts';
 import { type SimUnderTest, startScenario } from '../../helpers/sim-access.ts';
 import { scenarioAndSlack } from './scenario-and-slack.ts';
+import { testPorts } from './test-ports.ts';
 
 interface Rig {
   app: App;
@@ -37,19 +27,11 @@ interface Rig {
 function rig(scenario: SimUnderTest, chat: ChatSink = consoleSink(collector().stream)): Rig {
   const store = memoryStore();
   const queue = recordingQueue();
-  let ids = 0;
-  const ports: AppPorts = {
-    config: testConfig(),
-    runbookIds: RUNBOOK_IDS,
-    runbookInfo: RUNBOOK_CATALOG,
+  const ports = testPorts({
     store,
     queue,
     chat,
-    defaultChannel: '#cilium-responder',
-    now: () => new Date(),
-    newId: () => `job-${++ids}`,
-    log: SILENT,
-  };
+  });
   const worker = createWorker(ports, { runbooks: RUNBOOKS, connect: async () => scenario.access });
   return { app: createApp(ports), worker, store, jobs: queue.sent };
 }
