@@ -9,7 +9,7 @@ import { TABLE_OPERATIONS } from '../../cdk/table-grants.ts';
 import { RUNBOOK_IDS } from '../../runbooks/catalog.ts';
 import { type Sim, startSim } from '../../sim/index.ts';
 import { parseConfig } from '../../src/config/load.ts';
-import { fixtureJson } from '../functions/harness.ts';
+import { fixtureJson, sqsRecord } from '../functions/harness.ts';
 import { startFakeAws } from '../helpers/fake-aws.ts';
 import { startRecordingProxy } from '../helpers/recording-proxy.ts';
 import { shippedRules } from '../helpers/shipped-rbac.ts';
@@ -216,22 +216,7 @@ describe('the deployed wiring, rehearsed', () => {
 
   function sqsEvent(bodies: string[]) {
     return {
-      Records: bodies.map((body, index) => ({
-        messageId: `m-${index}`,
-        receiptHandle: `r-${index}`,
-        body,
-        attributes: {
-          ApproximateReceiveCount: '1',
-          SentTimestamp: '0',
-          SenderId: 'AIDA',
-          ApproximateFirstReceiveTimestamp: '0',
-        },
-        messageAttributes: {},
-        md5OfBody: '',
-        eventSource: 'aws:sqs',
-        eventSourceARN: 'arn:aws:sqs:eu-west-1:111122223333:jobs',
-        awsRegion: 'eu-west-1',
-      })),
+      Records: bodies.map((body, index) => sqsRecord(body, 1, `m-${index}`)),
     };
   }
 

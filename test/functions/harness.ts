@@ -1,6 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { Writable } from 'node:stream';
+import type { SQSRecord } from 'aws-lambda';
 import { createHttpApp } from '../../functions/http-app.ts';
 import { RUNBOOK_CATALOG } from '../../runbooks/catalog.ts';
 import { RUNBOOKS } from '../../runbooks/index.ts';
@@ -197,22 +198,26 @@ export function collector(): { stream: Writable; text: () => string } {
   return { stream, text: () => chunks.join('') };
 }
 
-/** An SQS record as Lambda hands it over, delivered for the `receiveCount`th time. */
-export function sqsRecord(job: Job, receiveCount: number) {
+/** An SQS record as Lambda hands it over: `body` as the queue holds it, delivered for the `receiveCount`th time. */
+export function sqsRecord(body: string, receiveCount = 1, messageId = 'm-1'): SQSRecord {
   return {
-    messageId: `m-${job.id}`,
-    receiptHandle: `r-${receiveCount}`,
-    body: JSON.stringify(job),
+    messageId,
+    receiptHandle: `AQEB-${messageId}-${receiveCount}`,
+    body,
     attributes: {
       ApproximateReceiveCount: String(receiveCount),
-      SentTimestamp: '0',
+      SentTimestamp: '1748833200000',
       SenderId: 'AIDAEXAMPLE',
-      ApproximateFirstReceiveTimestamp: '0',
+      ApproximateFirstReceiveTimestamp: '1748833200100',
     },
     messageAttributes: {},
-    md5OfBody: '',
+    md5OfBody: '0'.repeat(32),
     eventSource: 'aws:sqs',
-    eventSourceARN: 'arn:aws:sqs:eu-west-1:111122223333:jobs',
+    eventSourceARN: 'arn:aws:sqs:eu-west-1:123456789012:cilium-responder-jobs',
     awsRegion: 'eu-west-1',
   };
 }
+
+/** A job's SQS record, delivered for the `receiveCount`th time. */
+export const jobRecord = (job: Job, receiveCount: number): SQSRecord =>
+  sqsRecord(JSON.stringify(job), receiveCount, `m-${job.id}`);

@@ -14,7 +14,7 @@ import type { DeadLetter } from '../../src/queue/types.ts';
 import { dispatchTrigger } from '../../src/routing/dispatch.ts';
 import { memoryStore } from '../../src/store/index.ts';
 import { simAccess, startScenario } from '../helpers/sim-access.ts';
-import { CLUSTER, collector, RUNBOOK_IDS, testConfig } from './harness.ts';
+import { CLUSTER, collector, RUNBOOK_IDS, sqsRecord, testConfig } from './harness.ts';
 
 const job: Job = {
   id: 'job-1',
@@ -35,26 +35,6 @@ const job: Job = {
   },
   dedupeKey: 'slack-command:0f1e2d3c|prod-eu|unmanaged-pods',
 };
-
-/** An SQS record as Lambda hands it over, delivered for the `receiveCount`th time. */
-function sqsRecord(body: string, receiveCount: number, messageId = 'm-1'): SQSRecord {
-  return {
-    messageId,
-    receiptHandle: `AQEB-${messageId}-${receiveCount}`,
-    body,
-    attributes: {
-      ApproximateReceiveCount: String(receiveCount),
-      SentTimestamp: '1748833200000',
-      SenderId: 'AIDAEXAMPLE',
-      ApproximateFirstReceiveTimestamp: '1748833200100',
-    },
-    messageAttributes: {},
-    md5OfBody: '0'.repeat(32),
-    eventSource: 'aws:sqs',
-    eventSourceARN: 'arn:aws:sqs:eu-west-1:123456789012:cilium-responder-jobs',
-    awsRegion: 'eu-west-1',
-  };
-}
 
 function deps(run: WorkerBatchDeps['run'], maxAttempts = 3) {
   const letters: DeadLetter[] = [];

@@ -8,7 +8,7 @@ import type { DeadLetter } from '../../../src/queue/types.ts';
 import { slackSink } from '../../../src/slack/sink.ts';
 import { memoryStore } from '../../../src/store/index.ts';
 import { parseAlertmanager } from '../../../src/triggers/index.ts';
-import { recordingQueue, sqsRecord, unmanagedAlert } from '../../functions/harness.ts';
+import { jobRecord, recordingQueue, unmanagedAlert } from '../../functions/harness.ts';
 import { scenarioAndSlack } from './scenario-and-slack.ts';
 import { testPorts } from './test-ports.ts';
 
@@ -64,12 +64,12 @@ describe('SQS delivering a job again while its first delivery still runs', () =>
         maxAttempts: 3,
       };
 
-      const first = handleRecord(sqsRecord(job, 1), deps);
+      const first = handleRecord(jobRecord(job, 1), deps);
       await connected;
       expect(await store.runs.get(job.id)).toMatchObject({ status: 'running' });
       for (let n = 2; n < 2 + redeliveries; n++) {
         // Each redelivery finds the run going on: it is retried (or, past maxAttempts, dead-lettered).
-        await handleRecord(sqsRecord(job, n), deps).catch(() => {});
+        await handleRecord(jobRecord(job, n), deps).catch(() => {});
         expect(await store.runs.get(job.id)).toMatchObject({ status: 'running' });
       }
       release();

@@ -12,7 +12,7 @@ import { slackSink } from '../../../src/slack/sink.ts';
 import { memoryStore } from '../../../src/store/index.ts';
 import type { StateStore } from '../../../src/store/types.ts';
 import { parseAlertmanager } from '../../../src/triggers/index.ts';
-import { collector, recordingQueue, sqsRecord, unmanagedAlert } from '../../functions/harness.ts';
+import { collector, jobRecord, recordingQueue, unmanagedAlert } from '../../functions/harness.ts';
 import { type SimUnderTest, startScenario } from '../../helpers/sim-access.ts';
 import { scenarioAndSlack } from './scenario-and-slack.ts';
 import { testPorts } from './test-ports.ts';
@@ -52,12 +52,12 @@ describe('a job delivered more than once', () => {
     expect(job.mode).toBe('auto');
     const deps = { run: (j: Job) => worker.run(j), deadLetter: async () => {}, maxAttempts: 3 };
 
-    await handleRecord(sqsRecord(job, 1), deps);
+    await handleRecord(jobRecord(job, 1), deps);
     const first = await store.runs.get(job.id);
     const evicted = evictions(first?.actions ?? []);
     expect(evicted.length).toBeGreaterThan(0);
 
-    await handleRecord(sqsRecord(job, 2), deps);
+    await handleRecord(jobRecord(job, 2), deps);
     const after = await store.runs.get(job.id);
     expect(after).toEqual(first);
     expect(evictions(after?.actions ?? [])).toEqual(evicted);
