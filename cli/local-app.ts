@@ -8,6 +8,7 @@ import { type ClusterConfig, ConfigSchema, type ResponderConfig } from '../src/c
 import { SILENT } from '../src/engine/run.ts';
 import type { StateStore } from '../src/store/types.ts';
 import type { Actor } from '../src/triggers/types.ts';
+import { configHint } from './project-file.ts';
 
 /** The config file every command reads unless told otherwise. */
 export const DEFAULT_CONFIG = process.env.RESPONDER_CONFIG ?? 'responder.config.yaml';
@@ -42,8 +43,7 @@ export async function localSetup(
 ): Promise<{ config: ResponderConfig | undefined; runbooks: RunbookSet }> {
   const file = path ?? DEFAULT_CONFIG;
   if (!path && !existsSync(file)) return { config: undefined, runbooks: BUILT_IN_RUNBOOKS };
-  if (!existsSync(file))
-    throw new Error(`no config file ${file}: copy responder.config.example.yaml to ${file} and edit it`);
+  if (!existsSync(file)) throw new Error(`no config file ${file}: ${configHint(file)}`);
   return loadConfigWithRunbooks(file);
 }
 

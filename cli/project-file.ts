@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /**
@@ -14,4 +14,10 @@ export function projectFile(name: string): string {
     dir = parent;
   }
   return join(dir, name);
+}
+
+/** How to get a config `file`, naming the example this package ships where it really is. */
+export function configHint(file: string): string {
+  const example = relative(process.cwd(), projectFile('responder.config.example.yaml'));
+  return `run \`responder init\` to write one, or copy ${example} to ${file} and edit it`;
 }

@@ -6,6 +6,7 @@
 import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { build } from 'esbuild';
+import { CLI_ENTRIES } from './entries.mjs';
 import { ESM_FOR_NODE } from './esbuild-node.mjs';
 
 /**
@@ -37,7 +38,7 @@ for (const entry of existsSync('dist') ? readdirSync('dist', { withFileTypes: tr
   if (entry.isFile()) rmSync(join('dist', entry.name));
 await build({
   ...ESM_FOR_NODE,
-  entryPoints: { responder: 'cli/main.ts' },
+  entryPoints: CLI_ENTRIES,
   outdir: 'dist',
   minify: true,
   mainFields: ['module', 'main'],

@@ -6,17 +6,17 @@ import { execFileSync } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { Extractor, ExtractorConfig } from '@microsoft/api-extractor';
 import { build } from 'esbuild';
+import { LIB_ENTRIES } from './entries.mjs';
 import { ESM_FOR_NODE } from './esbuild-node.mjs';
 
 const check = process.argv.includes('--check');
-const ENTRIES = { index: 'sdk/construct.ts', sdk: 'sdk/index.ts', testing: 'sdk/testing.ts' };
 const REPORTS = ['construct', 'sdk', 'testing'];
 
 rmSync('dist/lib', { recursive: true, force: true });
 rmSync('dist/types', { recursive: true, force: true });
 await build({
   ...ESM_FOR_NODE,
-  entryPoints: ENTRIES,
+  entryPoints: LIB_ENTRIES,
   outdir: 'dist/lib',
   packages: 'external',
 });

@@ -14,6 +14,7 @@ import { formatRunOutput, type OutputFormat, type RunOutput } from '../format/ou
 import { localSetup, localUser, withCluster } from '../local-app.ts';
 import { runLocally } from '../local-run.ts';
 import { leftBehindLine } from '../local-state.ts';
+import { configHint } from '../project-file.ts';
 import { scenarioFiles } from '../scenario-files.ts';
 import { LOCAL_WORKER } from '../state-lock.ts';
 import { openState } from '../state-option.ts';
@@ -95,7 +96,7 @@ async function target(options: RunOptions, store: StateStore) {
   const cluster = options.cluster as string;
   if (!config)
     throw new Error(
-      `--cluster ${cluster} needs a config file: pass --config, set RESPONDER_CONFIG, or copy responder.config.example.yaml to responder.config.yaml`,
+      `--cluster ${cluster} needs a config file: pass --config, set RESPONDER_CONFIG, or ${configHint('responder.config.yaml')}`,
     );
   const configured = config.clusters.find((c) => c.name === cluster);
   if (!configured) throw new Error(await unknownCluster(cluster, config.clusters, store));

@@ -1,11 +1,21 @@
 import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import { loadConfigWithRunbooks } from '../../runbooks/team.ts';
 import { consoleSink } from '../../src/chat/console.ts';
 import { slackDirectory } from '../../src/slack/directory.ts';
+import { DEFAULT_CONFIG } from '../local-app.ts';
 import { openLocalState } from '../local-state.ts';
+import { projectFile } from '../project-file.ts';
 import { startLocalServer } from '../serve/local-server.ts';
 import { untilInterrupted } from '../serve/serve-sim.ts';
 import { sayLeftBehind } from '../state-option.ts';
+
+/** Without --config: the project's config, else the shipped example (its simulated cluster), to try it. */
+function servedConfig(): string {
+  return process.env.RESPONDER_CONFIG || existsSync(DEFAULT_CONFIG)
+    ? DEFAULT_CONFIG
+    : projectFile('responder.config.example.yaml');
+}
 
 /** A secret from the environment, or one made up for this run (and printed, so it can be used). */
 function secretFromEnv(name: string, generated: string[]): string {
@@ -17,14 +27,14 @@ function secretFromEnv(name: string, generated: string[]): string {
 }
 
 export interface ServeOptions {
-  config: string;
+  config?: string;
   port: number;
   state?: boolean;
 }
 
 /** The command's work, loaded only when it runs. */
 export async function serveAction(options: ServeOptions) {
-  const { config, runbooks } = await loadConfigWithRunbooks(options.config);
+  const { config, runbooks } = await loadConfigWithRunbooks(options.config ?? servedConfig());
   const generated: string[] = [];
   const state = options.state ? sayLeftBehind(await openLocalState()) : undefined;
   const server = await startLocalServer({

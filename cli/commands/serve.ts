@@ -8,8 +8,7 @@ export function serveCommand(): Command {
     .description('serve the webhook and Slack endpoints locally (in-process queue, reports on the console)')
     .option(
       '--config <file>',
-      'the responder config',
-      process.env.RESPONDER_CONFIG ?? 'responder.config.example.yaml',
+      "the responder config (default: $RESPONDER_CONFIG, else responder.config.yaml, else the package's example: a simulated cluster)",
     )
     .option('--port <n>', 'port to listen on', parsePort, 8787)
     .option(
