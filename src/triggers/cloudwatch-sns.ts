@@ -31,14 +31,8 @@ export const AlarmNotificationSchema = z.object({
     .optional(),
 });
 
-const SnsNotification = z.object({ Type: z.literal('Notification'), Message: z.string() });
-
-/** The event a Lambda function subscribed to the topic receives. */
-const LambdaSnsEvent = z.object({
-  Records: z.array(z.object({ Sns: SnsNotification })).min(1, 'expected a record'),
-});
-
-function parseMessage(message: string, field: string, edge: EdgeFacts): Trigger {
+/** The CloudWatch alarm notification in an SNS message; `field` names the message. */
+export function parseAlarmMessage(message: string, field: string, edge: EdgeFacts): Trigger {
   const alarm = parseWith(AlarmNotificationSchema, parseJsonField(message, field), field);
   const lists = [
     alarm.Trigger?.Dimensions ?? [],
@@ -55,17 +49,5 @@ function parseMessage(message: string, field: string, edge: EdgeFacts): Trigger 
       reason: alarm.NewStateReason,
     },
     edge,
-  );
-}
-
-/** An SNS notification as delivered over HTTP(S): `{ Type: "Notification", Message, ... }`. */
-export function parseSnsNotification(payload: unknown, edge: EdgeFacts): Trigger {
-  return parseMessage(parseWith(SnsNotification, payload).Message, 'Message', edge);
-}
-
-/** The Lambda SNS event: one Trigger per record. */
-export function parseLambdaSnsEvent(payload: unknown, edge: EdgeFacts): Trigger[] {
-  return parseWith(LambdaSnsEvent, payload).Records.map((record, index) =>
-    parseMessage(record.Sns.Message, `Records[${index}].Sns.Message`, edge),
   );
 }

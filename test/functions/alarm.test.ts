@@ -3,8 +3,10 @@ import type { App } from '../../src/app/app.ts';
 import { parseConfig } from '../../src/config/load.ts';
 import type { Dispatched } from '../../src/routing/dispatch.ts';
 import { memoryStore } from '../../src/store/index.ts';
+import { parseAlertmanager } from '../../src/triggers/alertmanager.ts';
 import { TriggerError } from '../../src/triggers/errors.ts';
 import type { Trigger } from '../../src/triggers/types.ts';
+import { AMP_CAPTURES, ampCapture } from '../src/triggers/fixtures.ts';
 import { appOf, fixtureJson, type RecordingQueue, RUNBOOK_IDS, recordingQueue } from './harness.ts';
 
 /**
@@ -35,6 +37,11 @@ routes:
   - match: { source: cloudwatch, alarmName: ServerCpuTooHigh }
     cluster: prod-eu
     runbook: host-identity
+  - match: { source: alertmanager, alertname: CiliumUnmanagedPods }
+    runbook: unmanaged-pods
+    mode: auto
+  - match: { alertname: CiliumClusterIPUnreachable }
+    runbook: cgroup-root-hooks
 `,
   'alarm-test.yaml',
   { runbooks: RUNBOOK_IDS },
@@ -42,18 +49,22 @@ routes:
 
 let queue: RecordingQueue;
 
-beforeEach(() => {
-  queue = recordingQueue();
-  ports.results = [];
+function freshApp(into: RecordingQueue): App {
   let ids = 0;
-  ports.app = appOf({
+  return appOf({
     config,
     store: memoryStore(),
-    queue,
+    queue: into,
     runbooks: RUNBOOK_IDS,
     now: () => new Date('2019-10-02T17:05:00Z'),
     newId: () => `job-${++ids}`,
   });
+}
+
+beforeEach(() => {
+  queue = recordingQueue();
+  ports.results = [];
+  ports.app = freshApp(queue);
 });
 
 const { handler } = await import('../../functions/alarm.ts');
@@ -109,5 +120,60 @@ describe('the alarm function', () => {
     event.alarmArn = 'not-an-arn';
     await expect(handler(event)).rejects.toThrow(TriggerError);
     await expect(handler(event)).rejects.toThrow(/^alarmArn: expected a CloudWatch alarm ARN/);
+  });
+});
+
+/** What a sender would notice of a dispatch: the jobs (with their dedupe keys), resolves, skips. */
+const outcome = (result: Dispatched | undefined) => ({
+  queued: result?.queued.map(({ cluster, runbook, mode, dedupeKey }) => ({
+    cluster,
+    runbook,
+    mode,
+    dedupeKey,
+  })),
+  resolved: result?.resolved.map(({ cluster, runbook, dedupeKey }) => ({ cluster, runbook, dedupeKey })),
+  duplicates: result?.duplicates.length,
+  skipped: result?.skipped,
+});
+
+describe('the alarm function, for Amazon Managed Prometheus on SNS (captured)', () => {
+  const pairs = AMP_CAPTURES.filter(
+    (c) => c.via === 'sns-json' && ['single', 'grouped'].includes(c.scenario),
+  );
+  const webhookOf = (scenario: string, status: string) =>
+    AMP_CAPTURES.find((c) => c.via === 'webhook' && c.scenario === scenario && c.status === status)
+      ?.file as string;
+
+  it.each(pairs.map((c) => [c.file, c] as const))(
+    '%s makes exactly the jobs the webhook makes of the same alerts, and is their duplicate',
+    async (_, capture) => {
+      await handler(ampCapture(capture.file));
+      const viaSns = outcome(ports.results[0]);
+
+      const webhookQueue = recordingQueue();
+      const webhook = parseAlertmanager(ampCapture(webhookOf(capture.scenario, capture.status)), {
+        receivedAt: new Date(),
+      });
+      expect(outcome(await freshApp(webhookQueue).dispatch(webhook))).toEqual(viaSns);
+      const expected = capture.scenario === 'single' ? 'unmanaged-pods' : 'cgroup-root-hooks';
+      const made = capture.status === 'firing' ? viaSns.queued : viaSns.resolved;
+      expect(made?.map((job) => `${job.cluster} ${job.runbook}`)).toEqual([`prod-eu ${expected}`]);
+      expect(webhookQueue.sent.map((job) => job.trigger.alerts)).toEqual(
+        queue.sent.map((job) => job.trigger.alerts),
+      );
+
+      // The same alerts sent both ways (an AMP workspace and a webhook) run once.
+      const again = await (ports.app as App).dispatch(webhook);
+      expect(again.queued).toEqual([]);
+      if (capture.status === 'firing') expect(again.duplicates).toHaveLength(1);
+    },
+  );
+
+  it('refuses a group cut at 256 KB: nothing queued', async () => {
+    const big = AMP_CAPTURES.find((c) => c.via === 'sns-json' && c.scenario === 'big')?.file as string;
+    await expect(handler(ampCapture(big))).rejects.toThrow(
+      /^Records\[0\]\.Sns\.MessageAttributes\.truncated: /,
+    );
+    expect(queue.sent).toEqual([]);
   });
 });

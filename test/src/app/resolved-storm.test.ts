@@ -11,8 +11,9 @@ import { testPorts } from './test-ports.ts';
 function notification(n: number, status: 'firing' | 'resolved') {
   const webhook = unmanagedAlert() as { alerts: { status: string }[] } & Record<string, unknown>;
   for (const alert of webhook.alerts) alert.status = status;
+  const groupLabels = { alertname: 'CiliumUnmanagedPods', n: String(n) };
   return parseAlertmanager(
-    { ...webhook, status, groupKey: `{}:{alertname="CiliumUnmanagedPods"}/${n}` },
+    { ...webhook, status, groupLabels, groupKey: `{}:{alertname="CiliumUnmanagedPods", n="${n}"}` },
     { receivedAt: new Date() },
   );
 }

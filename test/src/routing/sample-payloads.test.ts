@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { parseConfig } from '../../../src/config/load.ts';
 import { routeTrigger } from '../../../src/routing/route.ts';
 import { parseSlashCommand } from '../../../src/slack/index.ts';
-import { parseAlertmanager, parseCloudWatch, parseSchedule } from '../../../src/triggers/index.ts';
+import { parseAlertmanager, parseAlarmEvent, parseSchedule } from '../../../src/triggers/index.ts';
 import type { Trigger } from '../../../src/triggers/types.ts';
 import { EDGE, fixtureForm, fixtureJson } from '../triggers/fixtures.ts';
 import { counterIds, RUNBOOK_IDS } from './fixtures.ts';
@@ -50,13 +50,13 @@ describe('real sample payloads become the expected jobs', () => {
   });
 
   it('CloudWatch alarm via EventBridge', () => {
-    expect(jobsOf(parseCloudWatch(fixtureJson('cloudwatch-eventbridge-single-metric.json'), EDGE))).toEqual([
+    expect(jobsOf(parseAlarmEvent(fixtureJson('cloudwatch-eventbridge-single-metric.json'), EDGE))).toEqual([
       { cluster: 'prod-eu', runbook: 'host-identity', mode: 'dry-run', source: 'cloudwatch' },
     ]);
   });
 
   it("CloudWatch alarm via the alarm's Lambda action", () => {
-    expect(jobsOf(parseCloudWatch(fixtureJson('cloudwatch-lambda-action-single-metric.json'), EDGE))).toEqual(
+    expect(jobsOf(parseAlarmEvent(fixtureJson('cloudwatch-lambda-action-single-metric.json'), EDGE))).toEqual(
       [{ cluster: 'prod-eu', runbook: 'unmanaged-pods', mode: 'dry-run', source: 'cloudwatch' }],
     );
   });
@@ -75,7 +75,7 @@ describe('real sample payloads become the expected jobs', () => {
   });
 
   it('CloudWatch alarm via SNS (the Lambda event)', () => {
-    expect(jobsOf(parseCloudWatch(fixtureJson('cloudwatch-sns-lambda-single-metric.json'), EDGE))).toEqual([
+    expect(jobsOf(parseAlarmEvent(fixtureJson('cloudwatch-sns-lambda-single-metric.json'), EDGE))).toEqual([
       { cluster: 'prod-eu', runbook: 'cgroup-root-hooks', mode: 'dry-run', source: 'cloudwatch' },
     ]);
   });

@@ -112,10 +112,17 @@ describe('parseAlertmanager', () => {
 
   it('gives a changed group, another group or another status a new deliveryKey', () => {
     const key = parseAlertmanager(groupOf(30), EDGE).deliveryKey;
-    const otherGroup = { ...groupOf(30), groupKey: '{}/{severity="critical"}:{alertname="NodeDown"}' };
+    const otherGroup = { ...groupOf(30), groupLabels: { alertname: 'NodeDown', severity: 'critical' } };
     expect(parseAlertmanager(groupOf(31), EDGE).deliveryKey).not.toBe(key);
     expect(parseAlertmanager(otherGroup, EDGE).deliveryKey).not.toBe(key);
     expect(parseAlertmanager(resolved(groupOf(30)), EDGE).deliveryKey).not.toBe(key);
+  });
+
+  it('keys a group by what every sender carries, not the groupKey AMP never sends: two routes, one delivery', () => {
+    const otherRoute = { ...groupOf(30), groupKey: '{}/{team="net"}:{alertname="NodeDown"}' };
+    expect(parseAlertmanager(otherRoute, EDGE).deliveryKey).toBe(
+      parseAlertmanager(groupOf(30), EDGE).deliveryKey,
+    );
   });
 
   it('reports a resolved notification as resolved', () => {

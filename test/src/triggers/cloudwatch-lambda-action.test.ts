@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseConfig } from '../../../src/config/load.ts';
 import { routeTrigger } from '../../../src/routing/route.ts';
-import { parseCloudWatch } from '../../../src/triggers/cloudwatch.ts';
+import { parseAlarmEvent } from '../../../src/triggers/alarm-event.ts';
 import { parseAlarmStateChange } from '../../../src/triggers/cloudwatch-eventbridge.ts';
 import { parseAlarmLambdaAction } from '../../../src/triggers/cloudwatch-lambda-action.ts';
 import type { Trigger } from '../../../src/triggers/types.ts';
@@ -145,8 +145,8 @@ describe('parseAlarmLambdaAction', () => {
     expect(parseAlarmLambdaAction(later, EDGE).deliveryKey).not.toBe(key);
   });
 
-  it('is what parseCloudWatch makes of the event', () => {
-    expect(parseCloudWatch(singleMetric(), EDGE)).toEqual([parseAlarmLambdaAction(singleMetric(), EDGE)]);
+  it('is what parseAlarmEvent makes of the event', () => {
+    expect(parseAlarmEvent(singleMetric(), EDGE)).toEqual([parseAlarmLambdaAction(singleMetric(), EDGE)]);
   });
 
   it.each([
@@ -201,7 +201,7 @@ describe('parseAlarmLambdaAction', () => {
   ])('rejects %s, naming the field', (_, change, field, message) => {
     const event = singleMetric();
     change(event);
-    for (const parse of [parseAlarmLambdaAction, parseCloudWatch]) {
+    for (const parse of [parseAlarmLambdaAction, parseAlarmEvent]) {
       const error = triggerErrorOf(() => parse(event, EDGE));
       expect(error.field).toBe(field);
       expect(error.message).toBe(message);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseAlarmStateChange } from '../../../src/triggers/cloudwatch-eventbridge.ts';
-import { parseLambdaSnsEvent, parseSnsNotification } from '../../../src/triggers/cloudwatch-sns.ts';
+import { parseLambdaSnsEvent, parseSnsNotification } from '../../../src/triggers/sns.ts';
 import { EDGE, fixtureJson, triggerErrorOf } from './fixtures.ts';
 
 interface SnsRecord {

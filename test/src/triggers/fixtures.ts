@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { gunzipSync } from 'node:zlib';
 import { expect } from 'vitest';
 import { TriggerError } from '../../../src/triggers/errors.ts';
 
@@ -29,3 +30,19 @@ export function triggerErrorOf(parse: () => unknown): TriggerError {
   }
   throw new Error('expected a TriggerError, but parsing succeeded');
 }
+
+/** A capture of test/fixtures/triggers/amp/ (see its manifest), gunzipped when stored gzipped. */
+export function ampCapture<T = Record<string, unknown>>(file: string): T {
+  const bytes = readFileSync(new URL(`../../fixtures/triggers/amp/${file}`, import.meta.url));
+  return JSON.parse((file.endsWith('.gz') ? gunzipSync(bytes) : bytes).toString('utf8')) as T;
+}
+
+export interface AmpCaptureEntry {
+  file: string;
+  scenario: 'single' | 'grouped' | 'quote' | 'big';
+  via: 'webhook' | 'sns-json' | 'sns-text';
+  status: 'firing' | 'resolved';
+}
+
+/** Every capture the kit (scripts/capture-alerts) wrote. */
+export const AMP_CAPTURES = ampCapture<{ captures: AmpCaptureEntry[] }>('manifest.json').captures;

@@ -1,16 +1,17 @@
 import { parseAlarmStateChange } from './cloudwatch-eventbridge.ts';
 import { parseAlarmLambdaAction } from './cloudwatch-lambda-action.ts';
-import { parseLambdaSnsEvent, parseSnsNotification } from './cloudwatch-sns.ts';
 import type { EdgeFacts } from './edge.ts';
 import { TriggerError } from './errors.ts';
+import { parseLambdaSnsEvent, parseSnsNotification } from './sns.ts';
 import type { Trigger } from './types.ts';
 
 /**
- * A CloudWatch alarm state change in any of the forms the alarm function receives: the
- * EventBridge event, the event of an alarm's Lambda action, the Lambda SNS event, or a bare SNS
- * notification. Always a list, since one Lambda SNS event may carry several records.
+ * What the alarm function receives: a CloudWatch alarm state change as the EventBridge event, the
+ * event of an alarm's Lambda action, the Lambda SNS event or a bare SNS notification; on SNS also
+ * an Amazon Managed Prometheus alert group. Always a list, since one Lambda SNS event may carry
+ * several records.
  */
-export function parseCloudWatch(payload: unknown, edge: EdgeFacts): Trigger[] {
+export function parseAlarmEvent(payload: unknown, edge: EdgeFacts): Trigger[] {
   if (typeof payload === 'object' && payload !== null) {
     if ('detail-type' in payload) return [parseAlarmStateChange(payload, edge)];
     if ('alarmData' in payload) return [parseAlarmLambdaAction(payload, edge)];
