@@ -21,11 +21,13 @@ function seconds(text: string): number {
 
 const collect = (value: string, previous: string[]) => [...previous, value];
 
+// Each example runs as written (test/cli/run-help-examples.test.ts), given the cluster it names.
 const EXAMPLES = `
 Examples:
   $ responder run all --sim all                                   # every runbook, dry-run, simulated cluster
   $ responder run unmanaged-pods --context prod --mode auto       # a context of $KUBECONFIG or ~/.kube/config
-  $ responder run tunnel-datapath --cluster prod-eu --set aws.region=eu-west-1 -o json
+  $ responder run unmanaged-pods --sim unmanaged-pods --set gracePeriodSeconds=120 --set namespaces=shop,web
+  $ responder run host-identity --cluster prod-eu --set monitorSeconds=30 -o json
   $ responder run cgroup-root-hooks --kubeconfig ./kind.yaml --cilium-namespace cilium
 
 Exit codes: 0 healthy or remediated, 1 problems remain, 2 the run failed or could not start.`;
@@ -56,7 +58,7 @@ export function runCommand(setExitCode: (code: number) => void): Command {
     .option('--cilium-namespace <ns>', 'where the Cilium agents run (default: kube-system)')
     .option(
       '--set <key=value>',
-      'a runbook param, e.g. gracePeriodSeconds=120 or aws.region=eu-west-1 (repeatable)',
+      "a runbook param (repeatable); the text is read as the param's type: a number, true/false, a comma-separated list, one of its values",
       collect,
       [],
     )

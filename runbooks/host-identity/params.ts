@@ -1,17 +1,15 @@
 import * as z from 'zod';
 
-// Coerced: values typed in Slack (`monitorSeconds=5`) arrive as strings.
+// Text typed in Slack or with --set (`monitorSeconds=5`) is read as these types at admission.
 
 export const hostIdentityParams = z.strictObject({
-  monitorSeconds: z.coerce
-    .number()
+  monitorSeconds: z
     .int()
     .min(1)
     .max(120)
     .default(15)
     .describe("how long to watch each affected agent's drops (the kubelet probes every 10 s by default)"),
-  verifyTimeoutSeconds: z.coerce
-    .number()
+  verifyTimeoutSeconds: z
     .int()
     .min(1)
     .max(900)

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { RESPONDER_RULES } from '../cluster/permissions.ts';
 import type { ClusterAccess } from '../cluster/types.ts';
 import { withinRules } from '../cluster/within-rules.ts';
+import { paramsFromText } from '../params/text.ts';
 import { issueLine, issuesOf } from '../validation/issues.ts';
 import { createActuator } from './actuator.ts';
 import { fingerprint } from './fingerprint.ts';
@@ -54,8 +55,12 @@ export class InvalidParamsError extends Error {
   }
 }
 
+/**
+ * Text read as the schema wants it here too: the deployed admission knows a team's runbook by its
+ * param keys only, so its Slack params reach the worker as text.
+ */
 function parseParams<P, S>(runbook: Runbook<P, S>, raw: unknown): P {
-  const parsed = runbook.params.safeParse(raw ?? {});
+  const parsed = runbook.params.safeParse(paramsFromText(runbook.params, raw ?? {}));
   if (parsed.success) return parsed.data;
   throw new InvalidParamsError(runbook.id, issuesOf(parsed.error).map(issueLine).join('; '));
 }

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import { TriggerError } from '../triggers/errors.ts';
 import { firstIssue } from '../validation/issues.ts';
+import { paramsFromText } from './text.ts';
 
 /** A runbook's params schema, as admission checks it: an object, so its keys can be listed. */
 export type ParamsSchema = z.ZodObject;
@@ -22,10 +23,18 @@ export class ParamsError extends TriggerError {
   }
 }
 
-/** Throws a ParamsError when `params` do not pass the runbook's own schema. */
-export function checkParams(runbook: string, schema: ParamsSchema, params: Record<string, unknown>): void {
-  const parsed = schema.safeParse(params);
-  if (parsed.success) return;
+/**
+ * The params read from their text as the runbook's own schema wants them (`paramsFromText`), or a
+ * ParamsError when they do not pass that schema.
+ */
+export function checkParams(
+  runbook: string,
+  schema: ParamsSchema,
+  params: Record<string, unknown>,
+): Record<string, unknown> {
+  const read = paramsFromText(schema, params) as Record<string, unknown>;
+  const parsed = schema.safeParse(read);
+  if (parsed.success) return read;
   const { field, problem, path } = firstIssue(parsed.error);
   // The key as the sender typed it (`namespaces`, not `namespaces[0]`).
   const key = path.length > 0 ? String(path[0]) : field;

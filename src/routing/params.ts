@@ -24,7 +24,8 @@ function narrowed(job: Job, info: RunbookInfo): Job {
 }
 
 /**
- * The routed jobs, their params checked by each runbook's own schema, or a ParamsError naming the
+ * The routed jobs, their params read from text and checked by each runbook's own schema (so the
+ * job, its audit record and the plan carry numbers and lists, whoever typed them), or a ParamsError naming the
  * first bad key and the valid ones: a typo is answered at once (ephemeral in Slack, 400 on HTTP,
  * exit 2 in the CLI) and nothing is queued, rather than failing in the worker until dead-lettered.
  * `run all key=value` gives each runbook the keys it takes; a key none of them takes is an error.
@@ -39,6 +40,8 @@ export function withCheckedParams(jobs: readonly Job[], catalog: readonly Runboo
       unknown,
       `unknown key (no runbook takes it; ${taken.size > 0 ? `valid keys: ${[...taken].join(', ')}` : 'they take no parameters'})`,
     );
-  for (const job of checked) checkParams(job.runbook, infoOf(catalog, job.runbook).params, job.params);
-  return checked;
+  return checked.map((job) => ({
+    ...job,
+    params: checkParams(job.runbook, infoOf(catalog, job.runbook).params, job.params),
+  }));
 }

@@ -124,7 +124,7 @@ function noArguments(args: readonly string[], fail: (field: string, problem: str
  *   history [cluster]
  *   brake reset <cluster>
  * A run is a dry run unless `--apply` (or `mode=auto`). A cluster left out is resolved later.
- * Param values stay strings; each runbook's params schema coerces them.
+ * Param values stay strings; admission reads them as each runbook's schema wants (src/params/text.ts).
  */
 export function parseCommandText(text: string, command = DEFAULT_SLASH_COMMAND): TypedCommand {
   const [word = 'help', ...args] = text.trim().split(/\s+/).filter(Boolean);

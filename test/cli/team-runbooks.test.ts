@@ -26,6 +26,17 @@ describe("the CLI with a team's runbooks", () => {
     expect(code).toBe(0);
   }, 120_000);
 
+  it("reads --set text as the team runbook's schema wants it: a number and a list", async () => {
+    const run = (...set: string[]) =>
+      runCli(['run', 'csi-drivers', '--config', CONFIG, '--sim', 'healthy', '--no-state', ...set]);
+    const typed = await run('--set', 'minimum=3', '--set', 'only=default,kube-system');
+    expect(typed.output).toContain('2 namespaces (default, kube-system), at least 3 wanted');
+    expect(typed.code).toBe(1);
+    const bad = await run('--set', 'minimum=many');
+    expect(bad.output).toMatch(/minimum: .*number.*\(csi-drivers: valid keys: minimum, only\)/);
+    expect(bad.code).toBe(2);
+  }, 120_000);
+
   it('lists them after the built-in ones, and prints the RBAC with their reads', async () => {
     const list = await runCli(['list', '--config', CONFIG]);
     expect(list.output).toMatch(/tunnel-datapath[^\n]*\n[^\n]*csi-drivers/);
@@ -36,6 +47,7 @@ describe("the CLI with a team's runbooks", () => {
   it("lists a team runbook's params under run <runbook> --help, from the config", async () => {
     const { code, output } = await runCli(['run', 'csi-drivers', '--help', '--config', CONFIG]);
     expect(output).toMatch(/minimum\s+integer >= 0\s+fewest namespaces that still pass \(default: 0\)/);
+    expect(output).toMatch(/only\s+list of strings, comma-separated\s+count only these namespaces/);
     expect(code).toBe(0);
     const unknown = await runCli(['run', 'nope', '--help', '--config', CONFIG]);
     expect(unknown.output).toContain('unknown runbook "nope"; known runbooks: ');

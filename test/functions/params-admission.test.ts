@@ -74,7 +74,7 @@ describe('a slash command with a param its runbook refuses', () => {
     const t = appUnderTest();
     await slash(t, 'run all gracePeriodSeconds=60');
     expect(t.queue.sent.map((job) => [job.runbook, job.params])).toEqual(
-      RUNBOOK_IDS.map((id) => [id, id === 'unmanaged-pods' ? { gracePeriodSeconds: '60' } : {}]),
+      RUNBOOK_IDS.map((id) => [id, id === 'unmanaged-pods' ? { gracePeriodSeconds: 60 } : {}]),
     );
 
     const refused = appUnderTest();
@@ -85,11 +85,11 @@ describe('a slash command with a param its runbook refuses', () => {
     await expectNoJob(refused);
   });
 
-  it('valid params still queue, as typed', async () => {
+  it('valid params queue as the runbook reads them: numbers and lists', async () => {
     const t = appUnderTest();
     const answer = await slash(t, 'run unmanaged-pods gracePeriodSeconds=0 namespaces=shop,web');
     expect(answer.json.text).toMatch(/^Queued unmanaged-pods/);
-    expect(t.queue.sent[0]?.params).toEqual({ gracePeriodSeconds: '0', namespaces: 'shop,web' });
+    expect(t.queue.sent[0]?.params).toEqual({ gracePeriodSeconds: 0, namespaces: ['shop', 'web'] });
   });
 });
 

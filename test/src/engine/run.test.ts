@@ -277,6 +277,19 @@ describe('runRunbook: steps', () => {
     });
   });
 
+  it("reads text params as the schema wants them (a team runbook's params reach the worker as Slack typed them)", async () => {
+    const look = step('look', async () => outcome('pass', 'ok'));
+    const book: Runbook<Params, State> = {
+      ...runbook([look]),
+      params: z.object({
+        maxNotReady: z.int().min(0),
+        nodes: z.array(z.string()),
+      }) as unknown as z.ZodType<Params>,
+    };
+    await run({ runbook: book, params: { maxNotReady: '1', nodes: 'a,b' } });
+    expect(look.run.mock.calls[0]?.[0]?.params).toEqual({ maxNotReady: 1, nodes: ['a', 'b'] });
+  });
+
   it('gives every finding its fingerprint of (cluster, runbook, code, target), whatever the message', async () => {
     const findings = (message: string): Finding[] => [
       { code: 'UNMANAGED_POD', target: 'shop/a', severity: 'warning', message: `shop/a ${message}` },
