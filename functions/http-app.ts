@@ -113,6 +113,8 @@ function summary(result: Dispatched) {
       mode: job.mode,
     })),
     duplicates: result.duplicates.length,
+    // Alerts that came while a run of their pair was queued or running: its follow-up runs them.
+    absorbed: result.absorbed.length,
     resolved: result.resolved.map((job) => ({ cluster: job.cluster, runbook: job.runbook })),
     skipped: result.skipped,
     refused: result.refused,

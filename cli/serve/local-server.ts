@@ -50,12 +50,16 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
     ...localPorts(options.config, options.store ?? memoryStore(), options.chat, options.runbooks),
     ...(options.directory ? { directory: options.directory } : {}),
   };
-  const worker = createWorker(base, {
-    runbooks: (options.runbooks ?? BUILT_IN_RUNBOOKS).runbooks,
-    connect: options.connect ?? ((cluster) => clusters.connect(cluster)),
-    workerName: LOCAL_WORKER,
-    ...(options.onProgress ? { onProgress: options.onProgress } : {}),
-  });
+  // The worker queues follow-ups on the queue that runs it.
+  const worker = createWorker(
+    { ...base, queue: { send: (job) => queue.send(job) } },
+    {
+      runbooks: (options.runbooks ?? BUILT_IN_RUNBOOKS).runbooks,
+      connect: options.connect ?? ((cluster) => clusters.connect(cluster)),
+      workerName: LOCAL_WORKER,
+      ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+    },
+  );
   const queue = memoryQueue({
     handle: (job) => worker.run(job),
     onDead: (letter) => worker.deadLettered(letter),

@@ -28,7 +28,8 @@ export async function runInProcess(
   const queue = { send: async (job: Job) => void jobs.push(job) };
   const app = createApp({ ...ports, queue });
   const dispatched = await app.dispatch(trigger);
-  const worker = createWorker(ports, clusters);
+  // A follow-up the worker queues runs after the jobs before it, in this same loop.
+  const worker = createWorker({ ...ports, queue }, clusters);
   const results: InProcessResult[] = [];
   for (const job of jobs) {
     try {

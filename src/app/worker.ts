@@ -1,7 +1,8 @@
 import type { Job } from '../queue/job.ts';
 import { parseJob } from '../queue/job-schema.ts';
 import type { DeadLetter } from '../queue/types.ts';
-import { pendingKey } from '../routing/admit.ts';
+import { queuedRecord } from '../routing/admit.ts';
+import { finishPair, pairKey } from '../routing/follow-up.ts';
 import { giveUp } from '../worker/give-up.ts';
 import { type JobResult, runJob } from '../worker/run-job.ts';
 import type { AppPorts, ClusterPorts } from './ports.ts';
@@ -14,14 +15,27 @@ export interface Worker {
   deadLettered(letter: DeadLetter): Promise<void>;
 }
 
-export function createWorker(ports: Omit<AppPorts, 'queue'>, clusters: ClusterPorts): Worker {
+/**
+ * The worker of these ports; `queue` takes the follow-ups (an automatic run's end queues the one
+ * run the alerts that came meanwhile asked for).
+ */
+export function createWorker(ports: AppPorts, clusters: ClusterPorts): Worker {
+  const pairs = {
+    store: ports.store,
+    now: ports.now,
+    windowSeconds: ports.config.limits.dedupeMinutes * 60,
+  };
   /**
-   * The job leaves the queue: the next automatic job for its pair may queue again, so an alert
-   * that comes while this run is under way gets a run after it.
+   * The job's run ended: its pair's follow-up, if alerts came meanwhile, is recorded and queued
+   * (again, unchanged, when a redelivery finds it was handed over but maybe not sent). An error
+   * throws, so the queue brings this job back and it is tried again.
    */
-  const settle = async (job: Job) => {
-    const pending = pendingKey(job);
-    if (pending) await ports.store.dedupe.release(pending);
+  const handOver = async (job: Job) => {
+    const pair = pairKey(job);
+    const next = pair ? await finishPair(job.id, pair, pairs) : undefined;
+    if (!next) return;
+    await ports.store.runs.create(queuedRecord(next, ports.now()));
+    await ports.queue.send(next);
   };
   const run = (job: Job) =>
     runJob(job, {
@@ -39,8 +53,9 @@ export function createWorker(ports: Omit<AppPorts, 'queue'>, clusters: ClusterPo
     });
   return {
     async run(job) {
-      await settle(job);
+      // Throws while the run goes on elsewhere or failed (the queue retries): its pair stays held.
       const result = await run(job);
+      await handOver(job);
       await summarizeSweepIfDone(job, ports);
       return result;
     },
@@ -52,9 +67,11 @@ export function createWorker(ports: Omit<AppPorts, 'queue'>, clusters: ClusterPo
         ports.log.error('a message that is not a job was dead-lettered', { reason: letter.reason });
         return;
       }
-      await settle(job);
       const why = `gave up after ${letter.attempts} ${letter.attempts === 1 ? 'attempt' : 'attempts'}: ${letter.reason}`;
       await giveUp(job, why, ports);
+      // A run still going on in another delivery hands its pair over when it ends.
+      const record = await ports.store.runs.get(job.resume?.runId ?? job.id);
+      if (record?.status !== 'running') await handOver(job);
     },
   };
 }

@@ -7,6 +7,7 @@ import type { RunRecord, StateStore } from '../store/types.ts';
 import type { Trigger } from '../triggers/types.ts';
 import { decisionOf } from './approval.ts';
 import { refusal } from './authority.ts';
+import { admitToPair, pairKey, releasePair } from './follow-up.ts';
 
 export interface AdmitContext {
   config: ResponderConfig;
@@ -25,13 +26,23 @@ export interface AdmitContext {
 
 export interface Admission {
   queued: Job[];
-  /** Jobs whose dedupe key was already claimed (a retry, a copy, a double click): nothing queued. */
+  /**
+   * Jobs whose dedupe key was already claimed (a retry, a copy, a double click), or whose pair had
+   * its follow-up within the window: nothing queued.
+   */
   duplicates: Job[];
+  /** Automatic jobs that came while a run of their pair was queued or running: they wait for its one follow-up. */
+  absorbed: Job[];
   /** Jobs whose source lacks the authority to write, with why: nothing queued, nothing claimed. */
   refused: string[];
 }
 
 function reasonOf(trigger: Trigger): string {
+  if (trigger.followUp) {
+    const { after, notifications } = trigger.followUp;
+    const names = [...new Set(trigger.alerts.map((a) => a.name))].join(', ') || trigger.source;
+    return `${names} (follow-up of run ${after}: ${notifications} ${notifications === 1 ? 'notification' : 'notifications'} came while it was queued or running)`;
+  }
   if (trigger.alerts.length > 0) return [...new Set(trigger.alerts.map((a) => a.name))].join(', ');
   if (trigger.approval) return `${trigger.approval.decision} of run ${trigger.approval.runId}`;
   if (trigger.schedule) return `schedule ${trigger.schedule.name}`;
@@ -59,36 +70,18 @@ export function queuedRecord(job: Job, now: Date): RunRecord {
   };
 }
 
-const AUTOMATIC: ReadonlySet<Trigger['source']> = new Set(['alertmanager', 'cloudwatch', 'schedule']);
-
-/**
- * The claim an automatic job holds on its (cluster, runbook) while it waits in the queue: an alert
- * storm (a group that keeps changing, fifty alerts one by one) queues one run per pair, not one
- * per notification. People's requests and approvals are never folded into another run.
- */
-export function pendingKey(job: Job): string | undefined {
-  if (job.resume) return undefined;
-  return pendingKeyOf({ ...job, source: job.trigger.source });
-}
-
-/** The same claim, from what an audit record keeps (a run left behind gives its claim back). */
-export function pendingKeyOf(
-  run: Pick<RunRecord, 'source' | 'cluster' | 'runbook' | 'mode'>,
-): string | undefined {
-  if (!AUTOMATIC.has(run.source)) return undefined;
-  return `pending|${run.cluster}|${run.runbook}|${run.mode}`;
-}
-
 /**
  * Makes jobs safe to queue: a job whose source lacks the authority to write is refused; a job
- * whose dedupe key was claimed within the window, or whose (cluster, runbook) already has an
- * automatic run waiting or running, is a duplicate and goes nowhere; the rest are recorded and
- * queued. (Leases are taken by the worker, for the length of the run; the brake is counted per
- * cluster write by the actuator.)
+ * whose dedupe key was claimed within the window is a duplicate and goes nowhere. An automatic
+ * job whose (cluster, runbook) has a run queued or running is absorbed into that run's one
+ * follow-up (src/routing/follow-up.ts), and is a duplicate once the follow-up was made in the
+ * window. The rest are recorded and queued. (Leases are taken by the worker, for the length of
+ * the run; the brake is counted per cluster write by the actuator.)
  */
 export async function admit(jobs: readonly Job[], context: AdmitContext): Promise<Admission> {
   const ttlSeconds = context.config.limits.dedupeMinutes * 60;
-  const admission: Admission = { queued: [], duplicates: [], refused: [] };
+  const pairs = { store: context.store, now: context.now, windowSeconds: ttlSeconds };
+  const admission: Admission = { queued: [], duplicates: [], absorbed: [], refused: [] };
   for (const job of jobs) {
     const refused = await refusal(job, context);
     if (refused) {
@@ -99,9 +92,10 @@ export async function admit(jobs: readonly Job[], context: AdmitContext): Promis
       admission.duplicates.push(job);
       continue;
     }
-    const pending = pendingKey(job);
-    if (pending && !(await context.store.dedupe.claim(pending, ttlSeconds, context.now()))) {
-      admission.duplicates.push(job);
+    const pair = pairKey(job);
+    const held = pair ? await admitToPair(job, pair, pairs) : 'run';
+    if (held !== 'run') {
+      admission[held === 'absorbed' ? 'absorbed' : 'duplicates'].push(job);
       continue;
     }
     // The pair is firing (or asked about) again: its next resolve is news.
@@ -115,7 +109,7 @@ export async function admit(jobs: readonly Job[], context: AdmitContext): Promis
     } catch (error) {
       // Not queued, so not claimed: the sender's retry must be able to run it.
       await context.store.dedupe.release(job.dedupeKey);
-      if (pending) await context.store.dedupe.release(pending);
+      if (pair) await releasePair(job.id, pair, pairs);
       throw error;
     }
     admission.queued.push(job);

@@ -16,6 +16,8 @@ export interface DispatchContext extends AdmitContext {
 export interface Dispatched {
   queued: Job[];
   duplicates: Job[];
+  /** Automatic jobs waiting for the follow-up of their pair's run in progress. */
+  absorbed: Job[];
   /** (cluster, runbook) pairs whose alerts resolved: recorded, nothing run. */
   resolved: Job[];
   /** Why parts of the trigger went nowhere, said back to the sender. */
@@ -24,7 +26,14 @@ export interface Dispatched {
   refused: string[];
 }
 
-const NOTHING: Dispatched = { queued: [], duplicates: [], resolved: [], skipped: [], refused: [] };
+const NOTHING: Dispatched = {
+  queued: [],
+  duplicates: [],
+  absorbed: [],
+  resolved: [],
+  skipped: [],
+  refused: [],
+};
 
 /**
  * The whole way from a parsed trigger to queued jobs: route, check params, then admit (dedupe,

@@ -3,6 +3,7 @@ import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { dynamoBrake } from './dynamodb/brake.ts';
 import { dynamoDedupe } from './dynamodb/dedupe.ts';
 import { dynamoLeases } from './dynamodb/leases.ts';
+import { dynamoPairs } from './dynamodb/pairs.ts';
 import { dynamoRuns } from './dynamodb/runs.ts';
 import { dynamoThreads } from './dynamodb/threads.ts';
 import type { StateStore } from './types.ts';
@@ -19,6 +20,7 @@ export function dynamoStore({ client, table }: DynamoStoreOptions): StateStore {
   const db = client instanceof DynamoDBClient ? DynamoDBDocumentClient.from(client) : client;
   return {
     dedupe: dynamoDedupe(db, table),
+    pairs: dynamoPairs(db, table),
     leases: dynamoLeases(db, table),
     brake: dynamoBrake(db, table),
     runs: dynamoRuns(db, table),

@@ -1,6 +1,7 @@
 import { memoryBrake } from './memory/brake.ts';
 import { memoryDedupe } from './memory/dedupe.ts';
 import { memoryLeases } from './memory/leases.ts';
+import { memoryPairs } from './memory/pairs.ts';
 import { memoryRuns } from './memory/runs.ts';
 import { memoryThreadIndex } from './memory/threads.ts';
 import type { StateStore } from './types.ts';
@@ -9,6 +10,7 @@ import type { StateStore } from './types.ts';
 export function memoryStore(): StateStore {
   return {
     dedupe: memoryDedupe(),
+    pairs: memoryPairs(),
     leases: memoryLeases(),
     brake: memoryBrake(),
     runs: memoryRuns(),

@@ -113,6 +113,8 @@ export interface RunExpectation {
 export interface RunStore {
   /** A new record (admission), or one whose writer is the only one (tests, imports). */
   put(record: RunRecord): Promise<void>;
+  /** Puts a record only if none has its id (a follow-up queued again by a redelivered finisher): false if one has. */
+  create(record: RunRecord): Promise<boolean>;
   /**
    * Replaces the record only while the stored one is as `expected` (DynamoDB: a condition
    * expression): true when written, false when another writer moved it on first. The audit
@@ -124,8 +126,45 @@ export interface RunStore {
   list(options?: { cluster?: string; limit?: number }): Promise<RunRecord[]>;
 }
 
+/**
+ * The state of one (cluster, runbook, mode) pair's automatic runs within its window: which run
+ * holds it (queued or running), what later alerts left for its one follow-up, and the follow-up
+ * once handed over. Opaque to the store beyond `version` (see src/routing/follow-up.ts).
+ */
+export interface PairState {
+  /** The job whose run holds the pair, queued or running; absent once it ended. */
+  owner?: string;
+  /** This window's follow-up was made: later alerts are duplicates until the window ends. */
+  followedUp: boolean;
+  /** What alerts that came while `owner` was queued or running left for the follow-up. */
+  absorbed?: {
+    /** The latest absorbed job as it travels (mode, params, trigger), the follow-up's template. */
+    job: unknown;
+    /** The alerts absorbed, one per fingerprint, at most a few dozen. */
+    alerts: unknown[];
+    /** How many notifications were absorbed. */
+    notifications: number;
+  };
+  /** The follow-up once handed over, kept so a finisher that died before queueing it can send it again. */
+  next?: unknown;
+  /** Every change adds one; a write is conditional on the version read. */
+  version: number;
+}
+
+export interface PairStore {
+  /** The pair's state, undefined when it has none or its window ended. */
+  get(key: string, now: Date): Promise<PairState | undefined>;
+  /**
+   * Writes `state` for `ttlSeconds` only while the stored one is at `state.version - 1` (version 1:
+   * none, or its window ended): false when another writer moved it on first.
+   */
+  put(key: string, state: PairState, ttlSeconds: number, now: Date): Promise<boolean>;
+}
+
 export interface StateStore {
   dedupe: DedupeStore;
+  /** Automatic runs per (cluster, runbook, mode) pair: one run, at most one follow-up, per window. */
+  pairs: PairStore;
   leases: LeaseStore;
   brake: BrakeStore;
   runs: RunStore;

@@ -75,5 +75,7 @@ export interface Trigger {
   reply?: ReplyTo;
   alarm?: CloudWatchAlarm;
   approval?: Approval;
+  /** A follow-up run's: the run it follows, and how many notifications came while that one was queued or running. */
+  followUp?: { after: string; notifications: number };
   schedule?: { name: string };
 }

@@ -124,6 +124,7 @@ function workerQueue(connect: ClusterPorts['connect']) {
       runbookIds: RUNBOOK_IDS,
       runbookInfo: RUNBOOK_CATALOG,
       store,
+      queue: { send: (next) => queue.send(next) },
       chat: consoleSink(out.stream),
       defaultChannel: '#cilium-responder',
       now: () => new Date(),

@@ -9,10 +9,11 @@ import type { CreateTableCommandInput } from '@aws-sdk/client-dynamodb';
  * | lease  | `lease#<key>`     | `lease`               | `owner`, `ttl`                               |
  * | brake  | `brake#<cluster>` | `log`                 | `writes` (`{at, id}` that count), `version`, `ttl` |
  * | run    | `run#<runId>`     | `run`                 | `record`, `runCluster`, `runFeed`, `runOrder`|
+ * | pair   | `pair#<key>`      | `pair`                | `state` (a pair's runs and follow-up), `version`, `ttl` |
  * | thread | `thread#<key>`    | `thread`              | `channel`, `ts` (a chat thread's root)       |
  *
  * `ttl` is epoch seconds, the table's TTL attribute. DynamoDB deletes expired items lazily (within
- * days), so the dedupe and lease conditions treat an item whose `ttl` has passed as absent. The brake
+ * days), so the dedupe, lease and pair conditions treat an item whose `ttl` has passed as absent. The brake
  * is a sliding window: one item per cluster lists the writes that still count, replaced only under
  * its `version`, so concurrent writers never count past the limit.
  *
@@ -42,6 +43,7 @@ export interface ItemKey {
 export const dedupeKey = (key: string): ItemKey => ({ pk: `dedupe#${key}`, sk: 'dedupe' });
 export const leaseKey = (key: string): ItemKey => ({ pk: `lease#${key}`, sk: 'lease' });
 export const brakeKey = (cluster: string): ItemKey => ({ pk: `brake#${cluster}`, sk: 'log' });
+export const pairKey = (key: string): ItemKey => ({ pk: `pair#${key}`, sk: 'pair' });
 export const runKey = (runId: string): ItemKey => ({ pk: `run#${runId}`, sk: 'run' });
 export const threadKey = (key: string): ItemKey => ({ pk: `thread#${key}`, sk: 'thread' });
 export const clusterRuns = (cluster: string): string => `runs#${cluster}`;

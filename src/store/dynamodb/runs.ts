@@ -54,6 +54,16 @@ export function dynamoRuns(db: DynamoDBDocumentClient, table: string): RunStore 
     async put(record) {
       await db.send(new PutCommand({ TableName: table, Item: item(record) }));
     },
+    create: (record) =>
+      conditionally(() =>
+        db.send(
+          new PutCommand({
+            TableName: table,
+            Item: item(record),
+            ConditionExpression: 'attribute_not_exists(pk)',
+          }),
+        ),
+      ),
     advance: (record, expected) =>
       conditionally(() =>
         db.send(new PutCommand({ TableName: table, Item: item(record), ...condition(expected) })),

@@ -21,6 +21,11 @@ export function memoryRuns(): RunStore {
     async put(record) {
       records.set(record.runId, structuredClone(record));
     },
+    async create(record) {
+      if (records.has(record.runId)) return false;
+      records.set(record.runId, structuredClone(record));
+      return true;
+    },
     // Check and write in one synchronous turn, as DynamoDB checks a condition with its write.
     async advance(record, expected) {
       if (!meets(records.get(record.runId), expected)) return false;

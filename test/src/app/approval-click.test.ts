@@ -8,7 +8,14 @@ import { needsApproval } from '../chat/reports.ts';
 import { waitingRun } from '../routing/fixtures.ts';
 import { startFakeSlack } from '../slack/fake-slack.ts';
 
-const NOTHING: Dispatched = { queued: [], duplicates: [], resolved: [], skipped: [], refused: [] };
+const NOTHING: Dispatched = {
+  queued: [],
+  duplicates: [],
+  absorbed: [],
+  resolved: [],
+  skipped: [],
+  refused: [],
+};
 
 function click(decision: 'approve' | 'reject'): Trigger {
   return {

@@ -47,7 +47,7 @@ describe('30 notifications and 30 requests for one (cluster, runbook) at once', 
   });
   afterAll(() => scenario.sim.close());
 
-  it('never run two at once, and the alerts queue one run between them', async () => {
+  it('never run two at once, and the alerts queue one run and one follow-up between them', async () => {
     const store = memoryStore();
     let running = 0;
     let mostAtOnce = 0;
@@ -83,10 +83,11 @@ describe('30 notifications and 30 requests for one (cluster, runbook) at once', 
     ]);
     await queue.idle();
 
-    // The alerts, however many, queue one run; each person's request is its own.
+    // The alerts, however many, queue one run and its follow-up; each person's request is its own.
     expect(dispatched.slice(0, 30).flatMap((d) => d.queued)).toHaveLength(1);
     const runs = await store.runs.list({ limit: 100 });
-    expect(runs).toHaveLength(31);
+    expect(runs).toHaveLength(32);
+    expect(runs.filter((r) => r.reason.includes('follow-up of run'))).toHaveLength(1);
     expect(runs.filter((r) => r.status === 'done').length).toBeGreaterThanOrEqual(1);
     for (const run of runs.filter((r) => r.status === 'duplicate'))
       expect(run.error).toMatch(

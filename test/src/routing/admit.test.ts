@@ -42,7 +42,7 @@ describe('admit', () => {
   it('records and queues a new job', async () => {
     const { context, queue, store, route } = setup();
     const [job] = route().jobs as [Job];
-    expect(await admit([job], context)).toEqual({ queued: [job], duplicates: [], refused: [] });
+    expect(await admit([job], context)).toEqual({ queued: [job], duplicates: [], absorbed: [], refused: [] });
     expect(queue.sent).toEqual([job]);
     expect(await store.runs.list()).toEqual([
       {
@@ -94,7 +94,7 @@ describe('admit', () => {
     const first = await admit(route(everything).jobs, context);
     expect(first.queued.map((job) => job.runbook)).toEqual(RUNBOOK_IDS);
     const again = await admit(route(everything).jobs, context);
-    expect(again).toEqual({ queued: [], duplicates: expect.any(Array), refused: [] });
+    expect(again).toEqual({ queued: [], duplicates: expect.any(Array), absorbed: [], refused: [] });
     expect(again.duplicates).toHaveLength(RUNBOOK_IDS.length);
     expect(queue.sent).toHaveLength(RUNBOOK_IDS.length);
   });
@@ -139,7 +139,12 @@ describe('admit', () => {
       dedupeKey: 'approval|run-1',
       resume: { runId: 'run-1', approved: ['evict:shop/web-1'] },
     };
-    expect(await admit([resume], context)).toEqual({ queued: [resume], duplicates: [], refused: [] });
+    expect(await admit([resume], context)).toEqual({
+      queued: [resume],
+      duplicates: [],
+      absorbed: [],
+      refused: [],
+    });
     expect(queue.sent).toEqual([resume]);
     // The decision is in the record before the job can start, so no worker's write races it.
     expect(await store.runs.list()).toEqual([

@@ -254,6 +254,42 @@ export function describeStateStore(adapter: string, makeStore: () => Promise<Sta
       });
     });
 
+    describe('pairs', () => {
+      const state = (version: number, owner?: string) => ({
+        followedUp: false,
+        version,
+        ...(owner ? { owner } : {}),
+      });
+
+      it('writes a pair only over the version read, and says nothing of one never written', async () => {
+        expect(await store.pairs.get('prod|unmanaged-pods|auto', T0)).toBeUndefined();
+        expect(await store.pairs.put('prod|unmanaged-pods|auto', state(1, 'job-1'), 600, T0)).toBe(true);
+        // A second first write (another admission that read nothing) loses.
+        expect(await store.pairs.put('prod|unmanaged-pods|auto', state(1, 'job-2'), 600, T0)).toBe(false);
+        expect(await store.pairs.put('prod|unmanaged-pods|auto', state(3), 600, at(1))).toBe(false);
+        expect(await store.pairs.put('prod|unmanaged-pods|auto', state(2), 600, at(1))).toBe(true);
+        expect(await store.pairs.put('prod|unmanaged-pods|auto', state(2, 'job-3'), 600, at(2))).toBe(false);
+        expect(await store.pairs.get('prod|unmanaged-pods|auto', at(2))).toEqual(state(2));
+        expect(await store.pairs.get('prod|tunnel-datapath|auto', at(2))).toBeUndefined();
+      });
+
+      it('forgets a pair once its window passed since its last write, and lets it start again', async () => {
+        await store.pairs.put('prod|unmanaged-pods|auto', state(1, 'job-1'), 600, T0);
+        await store.pairs.put('prod|unmanaged-pods|auto', state(2), 600, at(100));
+        expect(await store.pairs.get('prod|unmanaged-pods|auto', at(699))).toEqual(state(2));
+        expect(await store.pairs.get('prod|unmanaged-pods|auto', at(700))).toBeUndefined();
+        expect(await store.pairs.put('prod|unmanaged-pods|auto', state(3), 600, at(700))).toBe(false);
+        expect(await store.pairs.put('prod|unmanaged-pods|auto', state(1, 'job-9'), 600, at(700))).toBe(true);
+      });
+
+      it('lets exactly one of 20 concurrent writers of the same version through', async () => {
+        const landed = await Promise.all(
+          Array.from({ length: 20 }, (_, i) => store.pairs.put('p', state(1, `job-${i}`), 600, T0)),
+        );
+        expect(landed.filter(Boolean)).toHaveLength(1);
+      });
+    });
+
     describe('runs', () => {
       const older = run('run-1', 'prod', '2026-03-02T10:00:00.000Z');
       const middle = run('run-2', 'staging', '2026-03-02T10:05:00.000Z');
@@ -304,6 +340,15 @@ export function describeStateStore(adapter: string, makeStore: () => Promise<Sta
         expect(
           await store.runs.advance(run('run-404', 'prod', T0.toISOString()), { status: ['queued'] }),
         ).toBe(false);
+      });
+
+      it('creates a record only when none has its id, leaving the one there as it was', async () => {
+        expect(await store.runs.create(older)).toBe(true);
+        const running = { ...older, status: 'running' as const, owner: 'delivery-a' };
+        await store.runs.put(running);
+        expect(await store.runs.create(older)).toBe(false);
+        expect(await store.runs.get('run-1')).toEqual(running);
+        expect(await store.runs.list()).toHaveLength(1);
       });
 
       it('lets exactly one of 10 deliveries racing start a run', async () => {
