@@ -23,6 +23,7 @@ import { RUNS_BY_CLUSTER, RUNS_BY_TIME, TTL_ATTRIBUTE } from '../src/store/dynam
 import { addAccessEntries, type RegionScope, sameAccountClusters } from './access-entries.ts';
 import { ALARM_PERIOD, AlarmTopic } from './alarm-topic.ts';
 import { BUNDLING, SOURCE_MAPPED } from './bundling.ts';
+import { addOutputs } from './outputs.ts';
 import { packageRoot } from './package-root.ts';
 import { rbacManifest } from './rbac.ts';
 import { type FunctionName, grantTableOperations } from './table-grants.ts';
@@ -62,8 +63,9 @@ const EVENT_RETRIES = { attempts: 2, maxAge: Duration.hours(1) };
 /**
  * Cilium Responder as one construct: the four functions with their log groups, the table, the
  * queue and its DLQ, the secrets, the triggers (Function URL, CloudWatch alarm rule and SNS,
- * Scheduler) with a DLQ for events that could not be delivered, alarms on an SNS topic, and
- * least-privilege access in AWS and, through EKS access entries, in each cluster.
+ * Scheduler) with a DLQ for events that could not be delivered, alarms on an SNS topic,
+ * least-privilege access in AWS and, through EKS access entries, in each cluster, and the stack
+ * Outputs the post-deploy steps read (cdk/outputs.ts).
  */
 export class CiliumResponder extends Construct {
   readonly table: Table;
@@ -296,6 +298,13 @@ export class CiliumResponder extends Construct {
     const email = props.alarmEmail ?? deploy.alarmEmail;
     this.alarmTopic = new AlarmTopic(this, 'Alarms', email ? { email } : {});
     this.alarms();
+    addOutputs(this, {
+      url: this.url,
+      secret: this.secret,
+      operatorSecret: this.operatorSecret,
+      alarmTopic: this.alarmTopic.topic,
+      workerRole: this.worker.role,
+    });
   }
 
   /**

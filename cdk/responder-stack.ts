@@ -1,4 +1,4 @@
-import { CfnOutput, Stack, type StackProps, Token, Validations } from 'aws-cdk-lib';
+import { Stack, type StackProps, Token, Validations } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
 import { ConfigError } from '../src/config/load.ts';
 import { stackRegion } from './access-entries.ts';
@@ -20,26 +20,6 @@ export class ResponderStack extends Stack {
     this.responder = new CiliumResponder(this, 'Responder', {
       accessEntriesElsewhere: (other) => this.regionalStack(scope, id, other),
       ...props.responder,
-    });
-    new CfnOutput(this, 'FunctionUrl', {
-      value: this.responder.url,
-      description: 'Alertmanager, Slack commands and interactivity, operator endpoints',
-    });
-    new CfnOutput(this, 'SecretsArn', {
-      value: this.responder.secret.secretArn,
-      description: 'Put slackSigningSecret and slackBotToken here; alertmanagerToken is generated',
-    });
-    new CfnOutput(this, 'OperatorTokenArn', {
-      value: this.responder.operatorSecret.secretArn,
-      description: 'The generated operatorToken (responder history/brake --server)',
-    });
-    new CfnOutput(this, 'AlarmTopicArn', {
-      value: this.responder.alarmTopic.topic.topicArn,
-      description: 'Every responder alarm notifies it: subscribe an address or AWS Chatbot',
-    });
-    new CfnOutput(this, 'WorkerRoleArn', {
-      value: this.responder.worker.role?.roleArn ?? '',
-      description: 'Map it into clusters in other accounts (their role trusts it)',
     });
     for (const acknowledged of [
       {
