@@ -47,6 +47,8 @@ export interface ConfirmContext {
   print?: (output: RunOutput) => string;
   /** The runbooks the config can run (default: the built-in ones). */
   runbooks?: RunbookSet;
+  /** Stops the applied run (Ctrl-C). */
+  signal?: AbortSignal;
 }
 
 /**
@@ -100,6 +102,7 @@ export async function confirmPlan(
     output: context.output,
     ...(context.runbooks ? { runbooks: context.runbooks } : {}),
     ...(context.print ? { print: context.print } : {}),
+    ...(context.signal ? { signal: context.signal } : {}),
   });
   return { applied: true, output, message: 'applied the confirmed plan' };
 }

@@ -27,7 +27,9 @@ function noReport(result: InProcessResult): RunError {
     const { runbook, cluster } = result.job;
     return { runbook, cluster, message: `failed: ${result.error.message}` };
   }
-  const { runbook, cluster, status, error } = result.record;
+  const { runId, runbook, cluster, status, error } = result.record;
+  if (status === 'interrupted')
+    return { runbook, cluster, message: `run ${runId} was interrupted: ${error}` };
   return { runbook, cluster, message: `${status}${error ? `: ${error}` : ''}` };
 }
 
@@ -48,6 +50,8 @@ export async function runLocally(
     summary?: boolean;
     /** How to print the reports (the demo's compact form); the output format's otherwise. */
     print?: (output: RunOutput) => string;
+    /** Stops the run under way (Ctrl-C): it ends interrupted, and no further job starts. */
+    signal?: AbortSignal;
   } = {},
 ): Promise<LocalRunOutput> {
   // A connector the caller passes outlives this run (the demo's one simulated cluster).
@@ -60,6 +64,7 @@ export async function runLocally(
       runbooks: runbooks.runbooks,
       connect: (cluster) => clusters.connect(cluster),
       workerName: LOCAL_WORKER,
+      ...(options.signal ? { signal: options.signal } : {}),
       onProgress: (job, step, done, total, label, endsAt) =>
         progress.update(`${job.runbook}/${step}`, done, total, label, endsAt),
     });

@@ -16,7 +16,6 @@ import { runLocally } from '../local-run.ts';
 import { leftBehindLine } from '../local-state.ts';
 import { configHint } from '../project-file.ts';
 import { scenarioFiles } from '../scenario-files.ts';
-import { LOCAL_WORKER } from '../state-lock.ts';
 import { openState } from '../state-option.ts';
 import { stopOnInterrupt } from '../stop-on-interrupt.ts';
 
@@ -140,18 +139,17 @@ async function run(runbook: string, options: RunOptions): Promise<number> {
     ...(sim ? { extraScenarios: sim.extra } : {}),
   });
   const deliveryKey = `cli:${randomUUID()}`;
-  // Ctrl-C: this invocation's runs end interrupted (the writes they journaled listed), their
-  // leases released, so the next run starts at once instead of finding the pair "in progress".
-  const uninstall = stopOnInterrupt(async () => {
-    const ours = (record: RunRecord) => record.deliveryKey === deliveryKey;
-    const now = () => new Date();
-    const stopped = await closeLeftRuns(
-      { store: state.store, now },
-      ours,
-      `stopped by Ctrl-C (${LOCAL_WORKER})`,
-    );
-    for (const record of stopped) process.stderr.write(`${leftBehindLine(record)}\n`);
-    await clusters.close();
+  const ours = (record: RunRecord) => record.deliveryKey === deliveryKey;
+  /** This invocation's runs still open (a job never started; a run that did not stop in time), closed. */
+  const closeOurs = async (cause?: string) => {
+    const closed = await closeLeftRuns({ store: state.store, now: () => new Date() }, ours, cause);
+    for (const record of closed) process.stderr.write(`${leftBehindLine(record)}\n`);
+  };
+  // Ctrl-C stops the step under way: the run ends interrupted (the writes it journaled listed),
+  // its lease given back, so the next run starts at once instead of finding the pair "in progress".
+  const interrupt = stopOnInterrupt(async (graceMs) => {
+    // Not the clusters: closing waits for the connections the step left open, and the process ends now.
+    await closeOurs(`${interrupt.signal.reason.message}; its step did not stop within ${graceMs} ms`);
     await state.close();
   });
   try {
@@ -172,13 +170,25 @@ async function run(runbook: string, options: RunOptions): Promise<number> {
       params: paramsFromPairs(options.set),
       actor: localUser(),
     };
-    const context = { config, store: state.store, clusters, output: options.output, runbooks };
-    if (options.mode !== 'approve') return (await runLocally(trigger, config, state.store, context)).exitCode;
-    return await runApproved(trigger, context);
+    const context = {
+      config,
+      store: state.store,
+      clusters,
+      output: options.output,
+      runbooks,
+      signal: interrupt.signal,
+    };
+    const exitCode =
+      options.mode !== 'approve'
+        ? (await runLocally(trigger, config, state.store, context)).exitCode
+        : await runApproved(trigger, context);
+    return interrupt.exitCode() ?? exitCode;
   } finally {
-    uninstall();
+    if (interrupt.signal.aborted) await closeOurs();
     await clusters.close();
     await state.close();
+    // Last: should closing hang after a Ctrl-C, the fallback still ends the process.
+    interrupt.uninstall();
   }
 }
 

@@ -32,6 +32,8 @@ export async function runInProcess(
   const worker = createWorker({ ...ports, queue }, clusters);
   const results: InProcessResult[] = [];
   for (const job of jobs) {
+    // Stopped: the jobs not started stay queued, for the caller to close as never run.
+    if (clusters.signal?.aborted) break;
     try {
       results.push(await worker.run(job));
     } catch (error) {

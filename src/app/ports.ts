@@ -39,6 +39,8 @@ export interface ClusterPorts {
   onProgress?: (job: Job, step: string, done: number, total: number, label: string, endsAt?: number) => void;
   /** Who runs the jobs (`pid 4242 on laptop`), so a run this process leaves behind names it. */
   workerName?: string;
+  /** Stops the job under way (interrupted, its lease given back) and any not started (the CLI's Ctrl-C). */
+  signal?: AbortSignal;
 }
 
 export const DEFAULT_CHANNEL = '#cilium-responder';

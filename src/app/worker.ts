@@ -50,6 +50,7 @@ export function createWorker(ports: AppPorts, clusters: ClusterPorts): Worker {
       ...(clusters.deadlineMs ? { deadlineMs: clusters.deadlineMs } : {}),
       ...(clusters.onProgress ? { onProgress: clusters.onProgress } : {}),
       ...(clusters.workerName ? { workerName: clusters.workerName } : {}),
+      ...(clusters.signal ? { signal: clusters.signal } : {}),
     });
   return {
     async run(job) {

@@ -58,7 +58,8 @@ function messageOf(error: unknown): string {
  * Runs a command over kube-apiserver's WebSocket exec (v5/v4 channel protocols) and collects its
  * output as bytes and its exit code from the final Status. The upgrade has its own timeout, then
  * the command has one; a connection that ends without a Status is `unavailable`, since nobody
- * knows how the command ended.
+ * knows how the command ended. Once `signal` aborts, the connection is closed (the API server
+ * then ends the command) and the promise rejects with the signal's reason.
  */
 export function execInPod(
   kc: KubeConfig,
@@ -76,10 +77,16 @@ export function execInPod(
     let socket: WebSocket | undefined;
     let refusal: Promise<KubeError> | undefined;
     let settled = false;
+    const stop = () =>
+      settle(() => {
+        reject(options.signal?.reason);
+        socket?.terminate();
+      });
     const settle = (action: () => void) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
+      options.signal?.removeEventListener('abort', stop);
       action();
     };
     const fail = (error: KubeError) =>
@@ -91,6 +98,8 @@ export function execInPod(
       () => fail(failure('timeout', `WebSocket not upgraded within ${handshakeTimeoutMs} ms`)),
       handshakeTimeoutMs,
     );
+    if (options.signal?.aborted) return stop();
+    options.signal?.addEventListener('abort', stop, { once: true });
 
     // The kubeconfig's TLS and credentials (clusterConnection: one agent, so TLS sessions resume);
     // the socket is ours, so the upgrade can be timed out and its refusal read.

@@ -171,6 +171,7 @@ export class HttpKubeFacade implements KubeFacade {
     return withRetries(
       () => execInPod(kc, { namespace, pod, container, command }, { ...options, connection }),
       this.execs,
+      options.signal,
     );
   }
 }

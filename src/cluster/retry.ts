@@ -27,10 +27,16 @@ export function refusedBeforeHandling(error: KubeError): boolean {
 
 /**
  * Runs `attempt`, retrying with exponential backoff the failures the policy allows. A server's
- * Retry-After (capped) is waited out before the backoff delay.
+ * Retry-After (capped) is waited out before the backoff delay. Nothing is tried again once `signal`
+ * aborts.
  */
-export function withRetries<T>(attempt: () => Promise<T>, policy: RetryPolicy): Promise<T> {
+export function withRetries<T>(
+  attempt: () => Promise<T>,
+  policy: RetryPolicy,
+  signal?: AbortSignal,
+): Promise<T> {
   return pRetry(attempt, {
+    ...(signal ? { signal } : {}),
     retries: policy.retries,
     minTimeout: 200,
     maxTimeout: 3_000,

@@ -126,6 +126,8 @@ export interface ExecOptions {
   handshakeTimeoutMs?: number;
   /** Time for the command to finish (default 20 s). */
   timeoutMs?: number;
+  /** Stops the command (its connection closed, so the agent ends it) when the run is stopped. */
+  signal?: AbortSignal;
 }
 
 export interface ExecResult {

@@ -23,7 +23,7 @@ export interface ActuatorOptions {
   log: Logger;
   /** `<action>:<target>` keys a person approved; only these act in `approve` and for agent restarts. */
   approved?: ReadonlySet<string>;
-  /** The run's deadline: once it aborts, no write happens (a step may outlive it in the background). */
+  /** The run's deadline or stop: once it aborts, no write happens (a step may outlive it in the background). */
   signal?: AbortSignal;
   /** Why this run may no longer write (it lost its lease), checked as each write is sent. */
   fence?: () => string | undefined;
@@ -120,7 +120,13 @@ export function createActuator(options: ActuatorOptions): JournaledActuator {
     return undefined;
   }
 
-  const DEADLINE_PASSED = 'deadline passed: the run is over, nothing written';
+  /** The deadline (a timer's DOMException), or the reason the run was stopped from outside (Ctrl-C). */
+  const stopped = (signal: AbortSignal) => {
+    const reason: unknown = signal.reason;
+    const why =
+      reason instanceof Error && !(reason instanceof DOMException) ? reason.message : 'deadline passed';
+    return `${why}: the run is over, nothing written`;
+  };
 
   /** The brake counts only writes that happened: one that did not is given back. */
   async function giveBack(): Promise<void> {
@@ -134,7 +140,7 @@ export function createActuator(options: ActuatorOptions): JournaledActuator {
 
   /** Checked the moment a write is sent, after every slower check: the deadline and the lease. */
   function lateStop(): string | undefined {
-    if (options.signal?.aborted) return DEADLINE_PASSED;
+    if (options.signal?.aborted) return stopped(options.signal);
     return options.fence?.();
   }
 

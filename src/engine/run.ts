@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { RESPONDER_RULES } from '../cluster/permissions.ts';
 import type { ClusterAccess } from '../cluster/types.ts';
+import { ciliumUntilAborted, readerUntilAborted, untilAborted } from '../cluster/until-aborted.ts';
 import { withinRules } from '../cluster/within-rules.ts';
 import { paramsFromText } from '../params/text.ts';
 import { issueLine, issuesOf } from '../validation/issues.ts';
@@ -34,6 +35,11 @@ export interface RunOptions<P, S = unknown> {
   approved?: Iterable<string>;
   /** The whole run's time budget (default 5 minutes). */
   deadlineMs?: number;
+  /**
+   * Stops the run from outside (Ctrl-C): the step under way is cut off, every wait, exec and
+   * monitor in it ends, the writes in flight settle, and the run rejects with the signal's reason.
+   */
+  signal?: AbortSignal;
   log?: Logger;
   now?: () => Date;
   runId?: string;
@@ -70,14 +76,9 @@ function errorOutcome(error: unknown, signal: AbortSignal): Outcome {
   return outcome('error', error instanceof Error ? error.message : String(error));
 }
 
-/** Runs the step, but gives up when the deadline passes even if the step does not listen. */
-function raceDeadline<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason);
-    if (signal.aborted) return onAbort();
-    signal.addEventListener('abort', onAbort, { once: true });
-    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
-  });
+/** Why a run was stopped from outside, as its reason says it. */
+function stoppedError(signal: AbortSignal): Error {
+  return signal.reason instanceof Error ? signal.reason : new Error(String(signal.reason ?? 'stopped'));
 }
 
 /**
@@ -93,7 +94,9 @@ export async function runRunbook<P, S>(options: RunOptions<P, S>): Promise<Repor
   const log = options.log ?? SILENT;
   const limits = { ...DEFAULT_LIMITS, ...options.limits };
   const startedAt = now();
-  const signal = AbortSignal.timeout(options.deadlineMs ?? 300_000);
+  const deadline = AbortSignal.timeout(options.deadlineMs ?? 300_000);
+  const stop = options.signal;
+  const signal = stop ? AbortSignal.any([deadline, stop]) : deadline;
   const approved = new Set(options.approved ?? []);
   const actuator = createActuator({
     cluster: access.name,
@@ -110,12 +113,12 @@ export async function runRunbook<P, S>(options: RunOptions<P, S>): Promise<Repor
   });
   // Steps get a handle with no write methods (the actuator above holds the one that writes) that
   // reads only what the deploy's RBAC allows: the responder's rules and the runbook's declared ones.
-  const kube = withinRules(
-    access.kube,
-    runbook.id,
-    [...RESPONDER_RULES, ...(runbook.permissions ?? [])],
-    access.cilium,
+  // Every read, exec and fan-out of a step ends with the run (the deadline, or a stop).
+  const kube = readerUntilAborted(
+    withinRules(access.kube, runbook.id, [...RESPONDER_RULES, ...(runbook.permissions ?? [])], access.cilium),
+    signal,
   );
+  const cilium = ciliumUntilAborted(access.cilium, signal);
   const state = runbook.newState();
   const steps: StepReport[] = [];
   let stoppedForApproval = false;
@@ -126,7 +129,7 @@ export async function runRunbook<P, S>(options: RunOptions<P, S>): Promise<Repor
     const ctx: StepContext<P, S> = {
       cluster: access.name,
       kube,
-      cilium: access.cilium,
+      cilium,
       ...(access.aws ? { aws: access.aws } : {}),
       mode,
       limits,
@@ -144,12 +147,14 @@ export async function runRunbook<P, S>(options: RunOptions<P, S>): Promise<Repor
       result = outcome('skip', failed ? 'skipped: an earlier step failed' : 'waiting for approval');
     } else {
       try {
-        const notApplicable = await raceDeadline(step.when?.(ctx) ?? Promise.resolve(undefined), signal);
-        result = notApplicable ? outcome('skip', notApplicable) : await raceDeadline(step.run(ctx), signal);
+        const notApplicable = await untilAborted(step.when?.(ctx) ?? Promise.resolve(undefined), signal);
+        result = notApplicable ? outcome('skip', notApplicable) : await untilAborted(step.run(ctx), signal);
       } catch (error) {
         // A step cut off (the deadline) or thrown still reports the writes it made: wait for any in
         // flight, then take them from the actuator's journal.
         await actuator.settled();
+        // Stopped from outside: no report, the caller records the run as interrupted.
+        if (stop?.aborted) throw stoppedError(stop);
         result = { ...errorOutcome(error, signal), done: [...actuator.journal().slice(decisionsBefore)] };
       }
       failed = result.status === 'error';

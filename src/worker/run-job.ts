@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { ChatSink, ChatTarget } from '../chat/types.ts';
 import type { ClusterAccess } from '../cluster/types.ts';
+import { untilAborted } from '../cluster/until-aborted.ts';
 import type { ClusterConfig, ResponderConfig } from '../config/schema.ts';
 import { actionKey } from '../engine/actuator.ts';
 import { runRunbook } from '../engine/run.ts';
@@ -27,6 +28,11 @@ export interface WorkerContext {
   onProgress?: (job: Job, step: string, done: number, total: number, label: string, endsAt?: number) => void;
   /** Who runs the jobs (`pid 4242 on laptop`), kept with the lease owner so an interrupted run names it. */
   workerName?: string;
+  /**
+   * Stops the run under way (the CLI's Ctrl-C): its step is cut off, and its record says
+   * `interrupted` with the signal's reason and the writes it journaled; its lease is given back.
+   */
+  signal?: AbortSignal;
 }
 
 /** What one delivery of a job came to: the audit record, and the full report when this delivery ran it. */
@@ -131,6 +137,8 @@ export async function runJob(job: Job, context: WorkerContext): Promise<JobResul
   if (!(await store.leases.acquire(leaseKey, owner, leaseSeconds, context.now())))
     return { record: await busy(job, previous, context) };
   const lease = heartbeat(store, leaseKey, owner, leaseSeconds, context);
+  // A stopped run renews nothing: the lease it gives back must stay free for the next run.
+  context.signal?.addEventListener('abort', lease.stop, { once: true });
   try {
     if (own?.status === 'running') return { record: await interrupted(own, target, context) };
     // A redelivery after a failure starts from the record it left; that error is not this attempt's.
@@ -151,10 +159,16 @@ export async function runJob(job: Job, context: WorkerContext): Promise<JobResul
       throw new Error(`job ${job.id}: run ${runId} was moved on by another delivery; checking again later`);
     const journal = recordJournal(running, store);
     const fence = () => lease.lost() ?? journal.lost();
-    const report = withParams(
-      await runReport(job, runbook, cluster, runId, context, running, journal, fence),
-      running,
-    );
+    let report: Report;
+    try {
+      report = withParams(
+        await runReport(job, runbook, cluster, runId, context, running, journal, fence),
+        running,
+      );
+    } catch (error) {
+      if (!context.signal?.aborted) throw error;
+      return { record: await stoppedRun(running, journal, context.signal, context) };
+    }
     const record: RunRecord = {
       ...running,
       ...summarize(report),
@@ -169,8 +183,25 @@ export async function runJob(job: Job, context: WorkerContext): Promise<JobResul
     return { record: await postOnce(record, target, context, report), report };
   } finally {
     lease.stop();
+    context.signal?.removeEventListener('abort', lease.stop);
     await store.leases.release(leaseKey, owner);
   }
+}
+
+/** A run stopped from outside: interrupted, with the reason and the writes it journaled. */
+async function stoppedRun(
+  running: RunRecord,
+  journal: RecordJournal,
+  signal: AbortSignal,
+  context: WorkerContext,
+): Promise<RunRecord> {
+  await journal.settled();
+  const reason: unknown = signal.reason;
+  const cause = reason instanceof Error ? reason.message : String(reason);
+  const record = { ...running, actions: journal.actions() };
+  return (
+    (await markInterrupted(record, context, cause)) ?? (await context.store.runs.get(running.runId)) ?? record
+  );
 }
 
 export function chatTarget(
@@ -243,6 +274,8 @@ function recordJournal(running: RunRecord, store: StateStore) {
         return at < 0 ? [...actions, line] : actions.map((a, i) => (i === at ? line : a));
       }),
     lost: () => (lostAt ? `${lostAt}: nothing more is written` : undefined),
+    /** Once every journaled change is written (or refused). */
+    settled: () => queue,
     /** The finished (or failed) record, written only while this delivery still owns the run. */
     close: async (record: RunRecord) => {
       await queue;
@@ -302,7 +335,9 @@ async function runReport(
   try {
     // Named as the config names the cluster (EKS and kubeconfig connections carry the EKS cluster
     // or context name): the brake, reports and fingerprints must agree with `brake reset <cluster>`.
-    const access = { ...(await context.connect(cluster)), name: cluster.name };
+    const connecting = context.connect(cluster);
+    const connected = context.signal ? untilAborted(connecting, context.signal) : connecting;
+    const access = { ...(await connected), name: cluster.name };
     return await runRunbook({
       runbook,
       access,
@@ -316,6 +351,7 @@ async function runReport(
       log: context.log,
       now: context.now,
       ...(context.deadlineMs ? { deadlineMs: context.deadlineMs } : {}),
+      ...(context.signal ? { signal: context.signal } : {}),
       ...(context.onProgress
         ? {
             onProgress: (step: string, done: number, total: number, label: string, endsAt?: number) =>
@@ -325,6 +361,8 @@ async function runReport(
       ...(job.resume ? { approved: job.resume.approved } : {}),
     });
   } catch (error) {
+    // Stopped from outside: the caller records it as interrupted.
+    if (context.signal?.aborted) throw error;
     // The audit record must not say `running` for a job that died before acting: it says why, and
     // the queue retries.
     await journal.close({

@@ -50,6 +50,33 @@ describe('Ctrl-C during `responder run`', () => {
   }, 120_000);
 });
 
+describe('Ctrl-C during a long monitor (host-identity, monitorSeconds=60)', () => {
+  it('stops the monitor: the process ends within 2 s, interrupted, and the next run is not refused', async () => {
+    const env = await freshState();
+    const args = ['run', 'host-identity', '--sim', 'host-identity-world'];
+    const run = startCli([...args, '--set', 'monitorSeconds=60'], env);
+    await run.waitFor(/watched for drops \(waiting up to 60 s\)/, 60_000);
+    const exited = new Promise((resolve) => run.child.once('exit', resolve));
+    const sent = Date.now();
+    run.child.kill('SIGINT');
+    expect(await exited).toBe(130);
+    expect(Date.now() - sent).toBeLessThan(2_000);
+    expect(run.output()).toMatch(
+      /host-identity on sim: run \S+ was interrupted: stopped by Ctrl-C \(pid \d+ on .+\).*it journaled no writes/,
+    );
+    // Stopped by the step's own end, not by the fallback that closes a run which did not stop.
+    expect(run.output()).not.toMatch(/did not stop/);
+
+    // The lease was given back and stays free: no heartbeat took it again after the release.
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    const next = await runCli([...args, '--set', 'monitorSeconds=1'], env);
+    expect(next.output).not.toMatch(/in progress|duplicate/);
+    expect(next.output).toMatch(/Verdict: degraded/);
+    const { runs } = await historyOf(env);
+    expect(runs.map((r) => r.status).sort()).toEqual(['done', 'interrupted']);
+  }, 120_000);
+});
+
 describe('`responder serve --state` killed (kill -9) mid-run', () => {
   it('is found at the next start: the run is interrupted, with the eviction it made listed', async () => {
     const env = { ...(await freshState()), ALERTMANAGER_TOKEN: TOKEN, RESPONDER_OPERATOR_TOKEN: OPERATOR };

@@ -104,4 +104,32 @@ describe('KubeFacade.exec over WebSocket', () => {
       await silent.close();
     }
   });
+
+  it('stops a long command when the run stops: the promise rejects with the reason, the connection closes', async () => {
+    const own = await startSim({ scenarios: ['healthy'], controllers: false });
+    const on = accessTo(own);
+    const stopped = new AbortController();
+    const monitor = run(
+      ['timeout', '60', 'cilium-dbg', 'monitor', '--type', 'drop'],
+      {
+        timeoutMs: 75_000,
+        signal: stopped.signal,
+      },
+      on,
+    );
+    setTimeout(() => stopped.abort(new Error('stopped by Ctrl-C')), 300);
+    const started = performance.now();
+    await expect(monitor).rejects.toThrow('stopped by Ctrl-C');
+    // The simulated API server closes only once every exec connection has: the command ended.
+    await own.close();
+    expect(performance.now() - started).toBeLessThan(3_000);
+  });
+
+  it('does not start a command once the run has stopped', async () => {
+    const requests = countRequests(sim);
+    await expect(run(['true'], { signal: AbortSignal.abort(new Error('stopped')) })).rejects.toThrow(
+      'stopped',
+    );
+    expect(requests()).toBe(0);
+  });
 });

@@ -34,6 +34,22 @@ describe('a write is checked as it is sent', () => {
     expect(await stillThere()).toBe(incident.pod.uid);
   });
 
+  it('a run stopped (Ctrl-C) while the brake is asked writes nothing, and says why', async () => {
+    const stop = new AbortController();
+    const brake = {
+      tryWrite: async () => {
+        stop.abort(new Error('stopped by Ctrl-C (pid 7 on laptop)'));
+        return true;
+      },
+    };
+    const done = await actuator({ brake, signal: stop.signal }).evictPod(incident.pod, 'no CiliumEndpoint');
+    expect(done).toMatchObject({
+      outcome: 'skipped',
+      detail: 'stopped by Ctrl-C (pid 7 on laptop): the run is over, nothing written',
+    });
+    expect(await stillThere()).toBe(incident.pod.uid);
+  });
+
   it('a run that lost its lease writes nothing more', async () => {
     let lost: string | undefined;
     const brake = {

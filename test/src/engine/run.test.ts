@@ -248,6 +248,27 @@ describe('runRunbook: steps', () => {
     expect(report.verdict).toBe('failed');
   });
 
+  it('a stop from outside (Ctrl-C) ends a step that never resolves at once, and rejects with its reason', async () => {
+    const after = step('after', async () => outcome('pass', 'should not run'));
+    let signal: AbortSignal | undefined;
+    const book = runbook([
+      step('hang', (ctx) => {
+        signal = ctx.signal;
+        return new Promise<Outcome>(() => {});
+      }),
+      after,
+    ]);
+    const stop = new AbortController();
+    setTimeout(() => stop.abort(new Error('stopped by Ctrl-C (pid 7 on laptop)')), 50);
+    const started = performance.now();
+    await expect(run({ runbook: book, signal: stop.signal })).rejects.toThrow(
+      'stopped by Ctrl-C (pid 7 on laptop)',
+    );
+    expect(performance.now() - started).toBeLessThan(1_000);
+    expect(signal?.aborted).toBe(true);
+    expect(after.run).not.toHaveBeenCalled();
+  });
+
   it('validates params before anything runs: InvalidParamsError names the field', async () => {
     const look = step('look', async () => outcome('pass', 'ok'));
     const book: Runbook<Params, State> = {
@@ -550,6 +571,32 @@ describe('runRunbook: modes, against the simulator', () => {
       detail: expect.stringMatching(/deadline passed/),
     });
     expect(await stillThere(pod)).toBe(true);
+  });
+
+  it('a stop ends the commands a step runs in the agents, even one that does not pass the signal on', async () => {
+    const own = await startScenario(['healthy']);
+    try {
+      const book = runbook([
+        step('watch', async (ctx) => {
+          const [agent] = await ctx.cilium.agents();
+          // A monitor bounded only by itself, as a step that forgets ctx.signal would run it.
+          await ctx.cilium.execFirst(agent as never, [['timeout', '60', 'cilium-dbg', 'monitor']], {
+            timeoutMs: 75_000,
+          });
+          return outcome('pass', 'watched');
+        }),
+      ]);
+      const stop = new AbortController();
+      const stopped = runRunbook({ runbook: book, access: own.access, mode: 'dry-run', signal: stop.signal });
+      await sleep(500);
+      stop.abort(new Error('stopped'));
+      await expect(stopped).rejects.toThrow('stopped');
+    } finally {
+      // The simulated API server closes only once every exec connection has: the monitor ended.
+      const closing = performance.now();
+      await own.sim.close();
+      expect(performance.now() - closing).toBeLessThan(3_000);
+    }
   });
 
   it('auto: the brake given to the run is asked before each write', async () => {
