@@ -20,8 +20,17 @@ export interface Fault {
   latencyMs?: number;
   /** Fraction (0..1) of requests answered with `errorCode` instead. */
   errorRate?: number;
-  /** 500 (InternalError) or 429 (TooManyRequests, with Retry-After). Default 500. */
-  errorCode?: 500 | 429;
+  /**
+   * 500 (InternalError), 504 (Timeout, kube-apiserver's answer to a request that outlived its
+   * deadline), 429 (TooManyRequests, with Retry-After), or `reset`: the connection is dropped with
+   * no answer. Default 500.
+   */
+  errorCode?: 500 | 504 | 429 | 'reset';
+  /**
+   * The failing request is carried out first, and only its answer fails, as kube-apiserver can
+   * apply a write and still time out: the client cannot tell that it happened.
+   */
+  afterApply?: boolean;
   /** Retry-After seconds sent with a 429. Default 1. */
   retryAfterSeconds?: number;
   /** Exec only: after the handshake, never send output or a status frame. */

@@ -102,6 +102,14 @@ export const errors = {
       causes: [{ reason: 'ResourceVersionTooLarge', message: 'Too large resource version' }],
       retryAfterSeconds: 1,
     }),
+  /** kube-apiserver's answer when a request outlives its deadline (it may have been carried out). */
+  requestTimeout: () =>
+    new ApiError(
+      504,
+      'Timeout',
+      'Timeout: request did not complete within requested timeout - context deadline exceeded',
+      {},
+    ),
   unprocessable: (message: string) => new ApiError(422, 'Invalid', message),
   badRequest: (message: string) => new ApiError(400, 'BadRequest', message),
   invalid: (type: ResourceType, name: string, field: string, message: string) =>

@@ -33,6 +33,13 @@ function why(run: RunRecord): string {
   return run.reason === run.source ? '-' : run.reason;
 }
 
+/** Writes that happened, and those that may have (their answer was lost): `2 + 1 unconfirmed`. */
+function writesColumn(actions: readonly string[]): string {
+  const done = actions.filter((a) => a.includes(': done')).length;
+  const unconfirmed = actions.filter((a) => a.includes(': unconfirmed')).length;
+  return unconfirmed > 0 ? `${done} + ${unconfirmed} unconfirmed` : String(done);
+}
+
 function historyTable(runs: readonly RunRecord[]): string {
   if (runs.length === 0) return 'no runs yet\n';
   const rows = runs.map((r) => [
@@ -43,7 +50,7 @@ function historyTable(runs: readonly RunRecord[]): string {
     `${r.source}:${r.actor}`,
     r.verdict ?? r.status,
     r.summary ? `${r.summary.found}/${r.summary.fixed}/${r.summary.open}` : '-',
-    String(r.actions.filter((a) => a.includes(': done')).length),
+    writesColumn(r.actions),
     why(r),
   ]);
   const header = [

@@ -140,6 +140,8 @@ export function outcomeReason(report: Report): string {
   }
   const parts: string[] = [];
   if (fixed.length > 0) parts.push(`${actions} ×${fixed.length} done`);
+  const unconfirmed = done.filter((d) => d.outcome === 'unconfirmed').length;
+  if (unconfirmed > 0) parts.push(`${plural(unconfirmed, 'write')} may have happened (unconfirmed)`);
   const refused = done.find((d) => d.outcome === 'blocked' || d.outcome === 'skipped');
   if (refused?.detail) parts.push(shortNames(refused.detail));
   const skippedWrite = report.steps.find(

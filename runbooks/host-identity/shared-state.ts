@@ -16,13 +16,15 @@ export interface HostIdentityFacts {
   missing: MissingRule[];
   /** Agents restarted in this run: node → the deleted pod's uid. */
   restarted: Map<string, string>;
+  /** Agent restarts whose answer was lost (they may have happened): node → the pod's uid. */
+  unconfirmed: Map<string, string>;
   /** Pods whose probes their own node's traffic cannot pass, on nodes without the rule. */
   droppedProbes: DroppedProbes[];
 }
 
 /** A run's facts before its first step. */
 export function newFacts(): HostIdentityFacts {
-  return { installRules: true, missing: [], restarted: new Map(), droppedProbes: [] };
+  return { installRules: true, missing: [], restarted: new Map(), unconfirmed: new Map(), droppedProbes: [] };
 }
 
 /** The run's facts. */

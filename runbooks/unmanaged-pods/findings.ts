@@ -13,6 +13,7 @@ export const CODES = {
   operatorRestartDisabled: 'OPERATOR_RESTART_DISABLED',
   operatorSelectorNarrow: 'OPERATOR_SELECTOR_NARROW',
   operatorConfigInvalid: 'OPERATOR_CONFIG_INVALID',
+  evictionUnconfirmed: 'EVICTION_UNCONFIRMED',
 } as const;
 
 /** Why a pod is still unmanaged, and how a person fixes it. */
@@ -68,12 +69,36 @@ export function resultExplanation(result: DoneAction, pod: PodFacts, mode: Mode)
           };
     case 'failed':
       return { reason: `eviction failed: ${detail}`, fix: deletePodCommand(pod) };
+    case 'unconfirmed':
+      return {
+        reason: `eviction unconfirmed: ${detail}; verify-replacements checks whether it happened`,
+        fix: `Check whether it is gone: kubectl -n ${pod.namespace} get pod ${pod.name}; if it is still there: ${deletePodCommand(pod)}`,
+      };
     case 'done':
       return {
         reason: 'evicted, but still listed',
         fix: `Check that it terminates: kubectl -n ${pod.namespace} get pod ${pod.name}`,
       };
   }
+}
+
+/** For a pod whose eviction's answer was lost, seen still there: it did not happen. */
+export function notEvictedExplanation(pod: PodFacts, seen: string): Explanation {
+  return {
+    reason: `its eviction's answer was lost, and ${seen}`,
+    fix: `Run the runbook again, or: ${deletePodCommand(pod)}`,
+  };
+}
+
+/** An eviction whose answer was lost, on a pod the verify step could not look at. */
+export function evictionUncheckedFinding(pod: PodFacts, seen: string): Finding {
+  return {
+    code: CODES.evictionUnconfirmed,
+    target: podKey(pod),
+    severity: 'warning',
+    message: `Its eviction may have happened (the answer was lost); ${seen}`,
+    fix: `kubectl -n ${pod.namespace} get pod ${pod.name} (gone or Terminating: it was evicted; still Running: ${deletePodCommand(pod)})`,
+  };
 }
 
 export function holdExplanation(pod: UnmanagedPod, ciliumNamespace: string): Explanation | undefined {

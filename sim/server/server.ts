@@ -1,11 +1,11 @@
-import { type IncomingMessage, type ServerResponse, STATUS_CODES } from 'node:http';
+import { type IncomingMessage, ServerResponse, STATUS_CODES } from 'node:http';
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { SimCluster } from '../cluster.ts';
 import { handleExecUpgrade } from '../exec/websocket.ts';
-import type { Faults, RequestKind } from '../faults.ts';
+import type { Fault, Faults, RequestKind } from '../faults.ts';
 import type { Pod } from '../objects.ts';
 import { ApiError, errors } from '../status.ts';
 import type { Authenticator } from './auth.ts';
@@ -38,16 +38,36 @@ export interface ApiServer {
 
 const PUBLIC_PATHS = new Set(['/healthz', '/livez', '/readyz', '/version']);
 
-/** Applies the injected latency and error for this kind of request; throws the injected error. */
-async function injectFault(faults: Faults, kind: RequestKind): Promise<void> {
+/** An injected fault that answers nothing: the connection is dropped. */
+class DroppedConnection extends Error {}
+
+function injectedFailure(fault: Fault): Error {
+  switch (fault.errorCode) {
+    case 429:
+      return errors.tooManyRequests(
+        'Too many requests, please try again later.',
+        fault.retryAfterSeconds ?? 1,
+      );
+    case 504:
+      return errors.requestTimeout();
+    case 'reset':
+      return new DroppedConnection('injected connection reset');
+    default:
+      return errors.internal('injected fault');
+  }
+}
+
+/**
+ * Applies the injected latency and failure for this kind of request; throws the injected failure.
+ * A fault `afterApply` carries the request out first (`apply`, its answer discarded).
+ */
+async function injectFault(faults: Faults, kind: RequestKind, apply?: () => Promise<void>): Promise<void> {
   const fault = faults.get(kind);
   if (!fault) return;
   if (fault.latencyMs) await sleep(fault.latencyMs);
   if (!faults.shouldFail(kind)) return;
-  if (fault.errorCode === 429) {
-    throw errors.tooManyRequests('Too many requests, please try again later.', fault.retryAfterSeconds ?? 1);
-  }
-  throw errors.internal('injected fault');
+  if (fault.afterApply && apply) await apply();
+  throw injectedFailure(fault);
 }
 
 function discovery(path: string, host: string): unknown {
@@ -143,8 +163,12 @@ async function handleRequest(
   if (request.subresource === 'exec') throw errors.badRequest('Upgrade request required');
   const handler = dispatch(request, req.method ?? 'GET');
   if (!handler) throw errors.methodNotAllowed();
-  await injectFault(options.faults, request.kind);
-  await handler(handlerContext(options, req, res, request));
+  const context = handlerContext(options, req, res, request);
+  // A response on no socket: the handler's answer goes nowhere.
+  await injectFault(options.faults, request.kind, () =>
+    handler({ ...context, res: new ServerResponse(req) }),
+  );
+  await handler(context);
 }
 
 function writeUpgradeError(socket: Duplex, error: ApiError): void {
@@ -224,11 +248,13 @@ async function handleUpgrade(
 /** Starts the simulated kube-apiserver over HTTPS. */
 export async function startApiServer(options: ApiServerOptions): Promise<ApiServer> {
   const server: Server = createServer({ cert: options.tls.certPem, key: options.tls.keyPem }, (req, res) => {
-    handleRequest(options, req, res).catch((error: unknown) => sendError(res, toApiError(error)));
+    handleRequest(options, req, res).catch((error: unknown) =>
+      error instanceof DroppedConnection ? res.destroy() : sendError(res, toApiError(error)),
+    );
   });
   server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     handleUpgrade(options, req, socket, head).catch((error: unknown) =>
-      writeUpgradeError(socket, toApiError(error)),
+      error instanceof DroppedConnection ? socket.destroy() : writeUpgradeError(socket, toApiError(error)),
     );
   });
   const host = options.host ?? '127.0.0.1';

@@ -38,6 +38,10 @@ function reportLines(report: Report, summary: RunSummary): string[] {
       'done',
       summary.done.map((a) => `${a.action} ${a.target}${a.detail ? ` (${a.detail})` : ''}`),
     ),
+    ...list(
+      'unconfirmed, may have happened',
+      summary.unconfirmed.map((a) => `${a.action} ${a.target} (${a.detail})`),
+    ),
     ...(showsPlan(report)
       ? list(
           report.verdict === 'needs-approval' ? 'waiting for approval' : 'dry run: would do',

@@ -1,5 +1,7 @@
-import { request as httpRequest, type IncomingMessage } from 'node:http';
+import { type ClientRequest, request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
+import type { Socket } from 'node:net';
+import { TLSSocket } from 'node:tls';
 import type { KubeConfig } from '@kubernetes/client-node';
 import type { ConnectionOptions } from './connection.ts';
 import type { Operation } from './status.ts';
@@ -41,16 +43,45 @@ export function decodeBody(response: IncomingMessage, bytes: Buffer): unknown {
   }
 }
 
+/** A connection is up once TCP connected and, over TLS, this side finished its handshake. */
+function connectionUp(socket: Socket): boolean {
+  if (socket.connecting) return false;
+  return !(socket instanceof TLSSocket) || socket.getFinished() !== undefined;
+}
+
+/**
+ * Whether a request's bytes may have reached the server: only once its connection is up (a reused
+ * keep-alive one already is). Until then node holds them, so a failure before proves the server
+ * never saw the request.
+ */
+function connectionWatch(outgoing: ClientRequest): () => boolean {
+  let up = false;
+  outgoing.once('socket', (socket: Socket) => {
+    if (connectionUp(socket)) up = true;
+    else socket.once(socket instanceof TLSSocket ? 'secureConnect' : 'connect', () => (up = true));
+  });
+  return () => up;
+}
+
 /**
  * Sends requests with node's http(s), so the facade controls Accept headers and timeouts. Every
  * request has a deadline covering connect, headers and body; a missed deadline is a `timeout`
- * error, a failed connection `unavailable`. Any HTTP status resolves: callers classify it.
+ * error, a failed connection `unavailable`, each saying whether the request could have reached the
+ * server (`unsent`). Any HTTP status resolves: callers classify it.
  */
 export function httpSender(kc: KubeConfig, options: HttpOptions): SendRequest {
   return async (req) => {
     const server = kc.getCurrentCluster()?.server;
     if (!server)
-      throw new KubeError('invalid', req.verb, req.resource, 'the kubeconfig names no cluster server');
+      throw new KubeError(
+        'invalid',
+        req.verb,
+        req.resource,
+        'the kubeconfig names no cluster server',
+        undefined,
+        undefined,
+        true,
+      );
     const url = new URL(`${server.replace(/\/+$/, '')}${req.path}`);
     const connection = await options.connection();
     const payload = req.body === undefined ? undefined : JSON.stringify(req.body);
@@ -58,7 +89,7 @@ export function httpSender(kc: KubeConfig, options: HttpOptions): SendRequest {
     return new Promise<HttpResponse>((resolve, reject) => {
       const fail = (kind: 'timeout' | 'unavailable', detail: string) => {
         clearTimeout(deadline);
-        reject(new KubeError(kind, req.verb, req.resource, detail));
+        reject(new KubeError(kind, req.verb, req.resource, detail, undefined, undefined, !reached()));
       };
       const outgoing = send(
         url,
@@ -89,6 +120,7 @@ export function httpSender(kc: KubeConfig, options: HttpOptions): SendRequest {
           });
         },
       );
+      const reached = connectionWatch(outgoing);
       // A promise settles once: whatever the destroyed request reports after this is ignored.
       const deadline = setTimeout(() => {
         fail('timeout', `no answer within ${options.timeoutMs} ms`);

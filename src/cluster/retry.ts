@@ -18,11 +18,26 @@ export function transientError(error: KubeError): boolean {
 }
 
 /**
- * A write is repeated only when the server proves it did not act: a 429 is refused before the
- * request is handled. A 5xx or a dropped connection may come after the write happened.
+ * A write is repeated only when the server proves it did not act and may yet: a 429 is refused
+ * before the request is handled, and a request whose connection never came up was never sent. A
+ * 5xx or a dropped connection may come after the write happened.
  */
 export function refusedBeforeHandling(error: KubeError): boolean {
-  return error.kind === 'throttled';
+  return error.kind === 'throttled' || error.unsent;
+}
+
+/**
+ * Whether a failed write provably did not happen, so it need not be counted: it never reached the
+ * server, or the server refused it before acting (a 4xx: a 429, a PodDisruptionBudget's 429, a
+ * 403, a 404 or 409 precondition, an invalid request). Anything else (a 5xx such as kube-apiserver's
+ * 504 `Timeout: request did not complete within requested timeout`, a reset, a timeout once the
+ * request was out, an error that is not the API's) may come after the write was applied.
+ */
+export function provenNotApplied(error: unknown): boolean {
+  if (!(error instanceof KubeError)) return false;
+  if (error.unsent) return true;
+  // 408 is a timeout: like a 504, it may come after the write.
+  return error.status !== undefined && error.status >= 400 && error.status < 500 && error.status !== 408;
 }
 
 /**

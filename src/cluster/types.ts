@@ -40,6 +40,12 @@ export class KubeError extends Error {
     readonly status?: number,
     /** Seconds the server asked us to wait (Retry-After), for throttled errors. */
     readonly retryAfterSeconds?: number,
+    /**
+     * True only when the request provably never reached the server: its connection never came up
+     * (refused, DNS, TLS handshake, a connect timeout), so nothing of it was sent. A reset or a
+     * timeout after the connection was up proves nothing: the server may have acted.
+     */
+    readonly unsent = false,
   ) {
     super(`${kind}: ${verb} ${resource}${detail ? ` (${detail})` : ''}`);
     this.name = 'KubeError';

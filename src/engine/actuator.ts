@@ -1,4 +1,11 @@
-import { type CiliumFacade, KubeError, type KubeFacade, RESOURCES } from '../cluster/types.ts';
+import { provenNotApplied } from '../cluster/retry.ts';
+import {
+  type CiliumFacade,
+  type EvictionResult,
+  KubeError,
+  type KubeFacade,
+  RESOURCES,
+} from '../cluster/types.ts';
 import { AGENT_NOT_READY_TAINT, exclusions, type Hold, holdFor } from './exclusions.ts';
 import { podFacts } from './pod-facts.ts';
 import type {
@@ -48,6 +55,9 @@ function holdReason(hold: Hold): string {
 }
 
 const BRAKE_ENGAGED = 'brake engaged: too many cluster writes in this window';
+
+/** How an `unconfirmed` write's detail begins, in every reader. */
+export const MAY_HAVE_HAPPENED = 'may have happened, its answer was lost';
 
 /** How many writes of a run the brake held back (what the deploy counts and alarms on). */
 export function brakeRefusals(report: Report): number {
@@ -128,14 +138,26 @@ export function createActuator(options: ActuatorOptions): JournaledActuator {
     return `${why}: the run is over, nothing written`;
   };
 
-  /** The brake counts only writes that happened: one that did not is given back. */
-  async function giveBack(): Promise<void> {
+  /** The brake counts every write that may have happened: one that provably did not is given back. */
+  async function refunded(done: DoneAction): Promise<DoneAction> {
     await options.brake.refund?.(options.cluster);
+    return done;
   }
 
-  async function refunded(done: DoneAction): Promise<DoneAction> {
-    await giveBack();
-    return done;
+  /**
+   * A write that threw. It is given back, and left out of the cap, only when it provably did not
+   * happen (refused before acting, or never sent); otherwise it may have happened: `unconfirmed`,
+   * counted against the brake and the cap, for a verifying step to check on the cluster.
+   */
+  function writeFailed(
+    error: unknown,
+    count: () => void,
+    result: (outcome: DoneAction['outcome'], detail: string) => DoneAction,
+  ): Promise<DoneAction> | DoneAction {
+    const reason = error instanceof Error ? error.message : String(error);
+    if (provenNotApplied(error)) return refunded(result('failed', reason));
+    count();
+    return result('unconfirmed', `${MAY_HAVE_HAPPENED}: ${reason}`);
   }
 
   /** Checked the moment a write is sent, after every slower check: the deadline and the lease. */
@@ -239,12 +261,12 @@ export function createActuator(options: ActuatorOptions): JournaledActuator {
         if (!(await options.brake.tryWrite(options.cluster))) return result('blocked', BRAKE_ENGAGED);
         const late = lateStop() ?? (await announce(action, where));
         if (late) return refunded(result('skipped', late));
-        const evicted = await kube
-          .evict(target.namespace, target.name, { uid: target.uid })
-          .catch(async (error) => {
-            await giveBack();
-            throw error;
-          });
+        let evicted: EvictionResult;
+        try {
+          evicted = await kube.evict(target.namespace, target.name, { uid: target.uid });
+        } catch (error) {
+          return await writeFailed(error, () => counts.evictions++, result);
+        }
         switch (evicted.outcome) {
           case 'evicted':
             counts.evictions++;
@@ -284,10 +306,11 @@ export function createActuator(options: ActuatorOptions): JournaledActuator {
         if (!(await options.brake.tryWrite(options.cluster))) return result('blocked', BRAKE_ENGAGED);
         const late = lateStop() ?? (await announce(action, node));
         if (late) return refunded(result('skipped', late));
-        await kube.deletePod(agent.namespace, agent.name, agent.uid).catch(async (error) => {
-          await giveBack();
-          throw error;
-        });
+        try {
+          await kube.deletePod(agent.namespace, agent.name, agent.uid);
+        } catch (error) {
+          return await writeFailed(error, () => counts.agentRestarts++, result);
+        }
         counts.agentRestarts++;
         return result('done', reason);
       } catch (error) {

@@ -50,7 +50,12 @@ export interface PlannedAction {
   uid?: string;
 }
 
-export type ActionOutcome = 'done' | 'planned' | 'blocked' | 'skipped' | 'failed';
+/**
+ * `failed`: the write provably did not happen (the server refused it, or never got it).
+ * `unconfirmed`: it was sent and its answer was lost (a 5xx, a reset, a timeout): it may have
+ * happened, so it counts against the brake and the cap, and a verifying step checks the cluster.
+ */
+export type ActionOutcome = 'done' | 'planned' | 'blocked' | 'skipped' | 'failed' | 'unconfirmed';
 
 /** What happened to a planned action. `detail` says why when not done. */
 export interface DoneAction {
@@ -134,7 +139,7 @@ export interface Actuator {
 export interface Brake {
   /** Takes one write from the budget; false when the brake is engaged. */
   tryWrite(cluster: string): Promise<boolean>;
-  /** Gives back one write this run took that did not happen (the cluster refused it, or it failed). */
+  /** Gives back one write this run took that provably did not happen (refused, or never sent). */
   refund?(cluster: string): Promise<void>;
 }
 

@@ -33,6 +33,8 @@ export interface RunSummary {
   found: Problem[];
   /** The writes that happened. */
   done: DoneAction[];
+  /** The writes that may have happened: sent, and their answer lost (a 504, a 500, a reset). */
+  unconfirmed: DoneAction[];
   /** The writes the run wants (dry-run or waiting for approval), once each. */
   plan: PlannedAction[];
   /** Found minus fixed: what a person still has to deal with. */
@@ -56,6 +58,12 @@ const SEVERITY_RANK: Record<Severity, number> = { critical: 0, warning: 1, info:
 const ACTION_WORDS: Record<string, [string, string]> = {
   'evict-pod': ['pod evicted', 'pods evicted'],
   'restart-agent': ['agent restarted', 'agents restarted'],
+};
+
+/** What an action that may have happened is called: `2 pod evictions`. */
+const ATTEMPT_WORDS: Record<string, [string, string]> = {
+  'evict-pod': ['pod eviction', 'pod evictions'],
+  'restart-agent': ['agent restart', 'agent restarts'],
 };
 
 function problemKey(finding: Pick<Finding, 'code' | 'target'>): string {
@@ -101,9 +109,12 @@ function stateOf(
   if (report.mode !== 'dry-run' && how !== undefined) return { state: 'fixed', because: how };
   const action = actions.get(finding.target);
   if (!action) return { state: 'open' };
-  if (action.outcome === 'done') {
+  if (action.outcome === 'done' || action.outcome === 'unconfirmed') {
     const verified = report.mode !== 'dry-run' && !stillListed.has(problemKey(finding));
-    return verified ? { state: 'fixed' } : { state: 'open', because: 'acted on, but still found' };
+    if (verified) return { state: 'fixed' };
+    const because =
+      action.outcome === 'done' ? 'acted on, but still found' : 'write unconfirmed, still found';
+    return { state: 'open', because };
   }
   const state: ProblemState = action.outcome === 'planned' ? 'planned' : 'blocked';
   // The actuator's words, unless the finding already says them (or a dry run's plan is all they say).
@@ -118,12 +129,22 @@ function counted(n: number, [one, many]: [string, string]): string {
   return `${n} ${n === 1 ? one : many}`;
 }
 
-function doneWords(done: readonly DoneAction[]): string {
+function actionWords(
+  done: readonly DoneAction[],
+  words: Record<string, [string, string]>,
+  fallback: string,
+): string {
   const byAction = new Map<string, number>();
   for (const action of done) byAction.set(action.action, (byAction.get(action.action) ?? 0) + 1);
   return [...byAction]
-    .map(([action, n]) => counted(n, ACTION_WORDS[action] ?? [`${action} done`, `${action} done`]))
+    .map(([action, n]) => counted(n, words[action] ?? [`${action} ${fallback}`, `${action} ${fallback}`]))
     .join(', ');
+}
+
+/** `; 1 pod eviction may have happened (its answer was lost)`, or nothing. */
+function unconfirmedWords(unconfirmed: readonly DoneAction[]): string {
+  if (unconfirmed.length === 0) return '';
+  return `; ${actionWords(unconfirmed, ATTEMPT_WORDS, 'write')} may have happened (the answer was lost)`;
 }
 
 /**
@@ -157,10 +178,11 @@ function diagnose(summary: Omit<RunSummary, 'diagnosis'>, words: ReaderWords, re
       : 'The run failed before it could decide.';
   }
   if (found.length === 0) return `Nothing wrong found on ${summary.cluster}.`;
-  const head =
+  const fixed =
     counts.fixed > 0
-      ? `${counts.fixed} of ${counts.found} fixed and verified (${doneWords(done)})`
+      ? `${counts.fixed} of ${counts.found} fixed and verified${done.length > 0 ? ` (${actionWords(done, ACTION_WORDS, 'done')})` : ''}`
       : `${counts.found} ${counts.found === 1 ? 'problem' : 'problems'} found`;
+  const head = `${fixed}${unconfirmedWords(summary.unconfirmed)}`;
   if (open.length === 0) return `${head}.`;
   const parts: string[] = [];
   const planned = open.filter((problem) => problem.state === 'planned').length;
@@ -231,7 +253,9 @@ export function summarize(report: Report, words: ReaderWords = PLAIN_WORDS): Run
     })
     .sort((a, b) => SEVERITY_RANK[a.severity] - SEVERITY_RANK[b.severity]);
   const open = found.filter((problem) => problem.state !== 'fixed');
-  const done = report.steps.flatMap((step) => step.done).filter((action) => action.outcome === 'done');
+  const decisions = report.steps.flatMap((step) => step.done);
+  const done = decisions.filter((action) => action.outcome === 'done');
+  const unconfirmed = decisions.filter((action) => action.outcome === 'unconfirmed');
   const partial: Omit<RunSummary, 'diagnosis'> = {
     runbook: report.runbook,
     cluster: report.cluster,
@@ -240,6 +264,7 @@ export function summarize(report: Report, words: ReaderWords = PLAIN_WORDS): Run
     verdictWord: VERDICT_WORD[report.verdict],
     found,
     done,
+    unconfirmed,
     plan: planOf(report),
     open,
     counts: { found: found.length, fixed: found.length - open.length, open: open.length },

@@ -19,6 +19,13 @@ export function fullReportText(report: Report, summary: RunSummary = summarize(r
     '',
     `Done (${summary.done.length}):`,
     ...summary.done.map((a) => `  ${a.action} ${a.target}${a.detail ? ` (${a.detail})` : ''}`),
+    ...(summary.unconfirmed.length > 0
+      ? [
+          '',
+          `Unconfirmed, may have happened (${summary.unconfirmed.length}):`,
+          ...summary.unconfirmed.map((a) => `  ${a.action} ${a.target} (${a.detail})`),
+        ]
+      : []),
     '',
     'Evidence:',
     ...report.steps.flatMap((step) =>
@@ -39,6 +46,7 @@ const EVIDENCE_INLINE_CHARS = 1500;
 
 /** Whether a chat message of this report leaves something out that a person may need. */
 export function needsFullText(report: Report, summary: RunSummary = summarize(report)): boolean {
-  if (summary.found.length > SHOWN_PER_LIST || summary.done.length > SHOWN_PER_LIST) return true;
+  const lists = [summary.found, summary.done, summary.unconfirmed];
+  if (lists.some((list) => list.length > SHOWN_PER_LIST)) return true;
   return report.steps.some((step) => step.evidence.some((e) => e.text.length > EVIDENCE_INLINE_CHARS));
 }

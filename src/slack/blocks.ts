@@ -107,6 +107,16 @@ export function reportBlocks(
       ),
     );
   }
+  if (summary.unconfirmed.length > 0) {
+    blocks.push(
+      bulletSection(
+        `*Unconfirmed, may have happened (${summary.unconfirmed.length})*`,
+        summary.unconfirmed.map(actionLine),
+        MAX_LIST_LINES,
+        BUDGET.done,
+      ),
+    );
+  }
   if (report.verdict === 'needs-approval') blocks.push(...approvalBlocks(report, summary.plan));
   else if (showsPlan(report)) blocks.push(...dryRunPlanBlocks(summary.plan));
   if (summary.open.length > 0) blocks.push(context(`Runbook: \`${escapeMrkdwn(summary.docs)}\``));

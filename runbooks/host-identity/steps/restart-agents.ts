@@ -14,6 +14,7 @@ function summaryOf(done: readonly DoneAction[]): { status: 'pass' | 'warn' | 'fa
     [count('planned'), 'planned (need approval)'],
     [count('skipped') + count('blocked'), 'left alone'],
     [count('failed'), 'failed'],
+    [count('unconfirmed'), 'unconfirmed (may have happened; verify-rule checks)'],
   ];
   const parts = counts.filter(([n]) => n !== 0).map(([n, what]) => `${n} ${what}`);
   const status = count('failed') > 0 ? 'fail' : count('done') === done.length ? 'pass' : 'warn';
@@ -48,6 +49,7 @@ export const restartAgents: Step<HostIdentityParams, HostIdentityFacts> = {
         plan.push({ action: ACTION, target: agent.node, reason: REASON, uid: agent.uid });
       }
       if (result.outcome === 'done') known.restarted.set(agent.node, agent.uid);
+      if (result.outcome === 'unconfirmed') known.unconfirmed.set(agent.node, agent.uid);
     }
     const { status, summary } = summaryOf(done);
     return outcome(status, summary, { plan, done });

@@ -1,4 +1,5 @@
 import { outcome, statusFor } from '../../../src/engine/outcome.ts';
+import { checkDeletion, checksSummary, type DeletionCheck } from '../../../src/engine/pod-deletion.ts';
 import type { Cleared, Evidence, Finding, Step } from '../../../src/engine/types.ts';
 import { awaitHostMark } from '../agent-rollover.ts';
 import { hostMarkFinding, POLICY_DENIED_FROM_HOST } from '../findings.ts';
@@ -7,7 +8,23 @@ import { awaitProbesPassing } from '../probes-recovered.ts';
 import { facts, type HostIdentityFacts, type MissingRule } from '../shared-state.ts';
 
 /**
- * After restarts, each restarted node again: its new agent Ready and the rule in place (polled,
+ * Whether each agent restart whose answer was lost happened (the agent pod with that uid gone or
+ * terminating), asked of the cluster: by node.
+ */
+async function checkUnconfirmed(
+  ctx: Parameters<Step<HostIdentityParams, HostIdentityFacts>['run']>[0],
+): Promise<Map<string, DeletionCheck>> {
+  const known = facts(ctx);
+  const lost = known.missing.filter(({ agent }) => known.unconfirmed.has(agent.node));
+  return new Map(
+    await Promise.all(
+      lost.map(async ({ agent }) => [agent.node, await checkDeletion(ctx.kube, agent)] as const),
+    ),
+  );
+}
+
+/**
+ * After restarts (those whose answer was lost first checked on the cluster), each restarted node again: its new agent Ready and the rule in place (polled,
  * bounded). Nodes that were not restarted still lack the rule and are reported again, so the
  * run's verdict (which this last step decides after a write) does not overstate the fix. On the
  * nodes that have the rule back, the pods whose probes were dropped are watched until Ready
@@ -18,23 +35,33 @@ export const verifyRule: Step<HostIdentityParams, HostIdentityFacts> = {
   title: 'Host mark rule present after the restarts',
   writes: false,
   async when(ctx) {
-    return facts(ctx).restarted.size === 0 ? 'no agent was restarted; nothing to verify' : undefined;
+    const known = facts(ctx);
+    return known.restarted.size + known.unconfirmed.size === 0
+      ? 'no agent was restarted; nothing to verify'
+      : undefined;
   },
   async run(ctx) {
     const known = facts(ctx);
     const timeoutMs = ctx.params.verifyTimeoutSeconds * 1000;
     const findings: Finding[] = [];
-    const evidence: Evidence[] = [];
+    const lost = await checkUnconfirmed(ctx);
+    const evidence: Evidence[] = [...lost].map(([node, check]) => ({
+      source: `unconfirmed restart-agent ${node} (agent pod uid ${known.unconfirmed.get(node)})`,
+      text: check.seen,
+    }));
+    const restarted = new Map(known.restarted);
+    for (const [node, check] of lost)
+      if (check.happened === true) restarted.set(node, known.unconfirmed.get(node) as string);
     const endsAt = Date.now() + timeoutMs;
     const label = 'restarted agents Ready with the rule';
     let settled = 0;
-    ctx.progress(0, known.restarted.size, label, endsAt);
+    ctx.progress(0, restarted.size, label, endsAt);
     const rollovers = await Promise.all(
       known.missing.map(async (missing) => {
-        const oldUid = known.restarted.get(missing.agent.node);
+        const oldUid = restarted.get(missing.agent.node);
         if (!oldUid) return { missing, rollover: undefined };
         const rollover = await awaitHostMark(ctx, missing.agent.node, oldUid, timeoutMs);
-        ctx.progress(++settled, known.restarted.size, label, endsAt);
+        ctx.progress(++settled, restarted.size, label, endsAt);
         return { missing, rollover };
       }),
     );
@@ -42,7 +69,11 @@ export const verifyRule: Step<HostIdentityParams, HostIdentityFacts> = {
     for (const { missing, rollover } of rollovers) {
       const node = missing.agent.node;
       if (!rollover) {
-        findings.push(hostMarkFinding(missing, known.installRules, ' (agent not restarted in this run)'));
+        const check = lost.get(node);
+        const note = check
+          ? ` (its restart's answer was lost, and ${check.seen})`
+          : ' (agent not restarted in this run)';
+        findings.push(hostMarkFinding(missing, known.installRules, note));
         continue;
       }
       if (rollover.reading) evidence.push(rollover.reading.evidence);
@@ -84,7 +115,7 @@ export const verifyRule: Step<HostIdentityParams, HostIdentityFacts> = {
         : '';
     return outcome(
       statusFor(findings),
-      `host mark rule in place on ${ruleBack.size} of ${known.restarted.size} restarted nodes${probes}`,
+      `${checksSummary([...lost.values()], 'restart')}host mark rule in place on ${ruleBack.size} of ${restarted.size} restarted nodes${probes}`,
       { findings, evidence, cleared },
     );
   },

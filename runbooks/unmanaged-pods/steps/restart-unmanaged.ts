@@ -20,6 +20,7 @@ function tally(restarts: readonly Restart[], mode: Mode): string {
     blocked: 'blocked',
     skipped: 'skipped',
     failed: 'failed',
+    unconfirmed: 'unconfirmed (may have happened)',
   };
   const counts = new Map<ActionOutcome, number>();
   for (const { result } of restarts) counts.set(result.outcome, (counts.get(result.outcome) ?? 0) + 1);

@@ -1,8 +1,12 @@
 import { outcome, statusFor } from '../../../src/engine/outcome.ts';
-import type { Finding, Mode, Step } from '../../../src/engine/types.ts';
+import { checkDeletion, checksSummary, type DeletionCheck } from '../../../src/engine/pod-deletion.ts';
+import { podKey } from '../../../src/engine/pod-facts.ts';
+import type { Evidence, Finding, Mode, Step } from '../../../src/engine/types.ts';
 import {
   type Explanation,
+  evictionUncheckedFinding,
   holdExplanation,
+  notEvictedExplanation,
   replacementMissingFinding,
   replacementUnmanagedFinding,
   resultExplanation,
@@ -23,15 +27,29 @@ function replacementFindings(checks: readonly ReplacementCheck[]): Finding[] {
   });
 }
 
+/** An eviction whose answer was lost, and what the cluster says of it now. */
+interface Unconfirmed extends DeletionCheck {
+  restart: Restart;
+}
+
 /** Why a pod is still unmanaged after the restart step: left alone, not evicted, or new since. */
 function remainingExplanation(
   pod: UnmanagedPod,
   restarts: ReadonlyMap<string, Restart>,
+  unconfirmed: ReadonlyMap<string, Unconfirmed>,
   ctx: { mode: Mode; cilium: { namespace: string } },
 ): Explanation {
   const restart = restarts.get(pod.uid);
+  const lost = unconfirmed.get(pod.uid);
   return (
     holdExplanation(pod, ctx.cilium.namespace) ??
+    // Listed again, unmanaged and not terminating: whatever the first look said, it is still here.
+    (lost
+      ? notEvictedExplanation(
+          pod,
+          lost.happened === false ? lost.seen : 'it is still running: it did not happen',
+        )
+      : undefined) ??
     (restart
       ? resultExplanation(restart.result, pod, ctx.mode)
       : {
@@ -41,10 +59,27 @@ function remainingExplanation(
   );
 }
 
+/** What the cluster says of each eviction whose answer was lost, and the report's words for it. */
+async function checkUnconfirmed(
+  ctx: Parameters<Step<UnmanagedPodsParams, UnmanagedPodsState>['run']>[0],
+  restarts: readonly Restart[],
+): Promise<{ checks: Unconfirmed[]; evidence: Evidence[]; summary: string }> {
+  const lost = restarts.filter(({ result }) => result.outcome === 'unconfirmed');
+  const checks = await Promise.all(
+    lost.map(async (restart) => ({ restart, ...(await checkDeletion(ctx.kube, restart.pod)) })),
+  );
+  const evidence = checks.map(({ restart, seen }) => ({
+    source: `unconfirmed evict-pod ${podKey(restart.pod)} (uid ${restart.pod.uid})`,
+    text: seen,
+  }));
+  return { checks, evidence, summary: checksSummary(checks, 'eviction') };
+}
+
 /**
- * Step 4: after evictions, waits for each replacement to get a CiliumEndpoint, then looks again
- * and reports every pod still unmanaged with the reason it is. In dry-run nothing changed, so
- * `find-unmanaged` already says what remains.
+ * Step 4: after evictions, first asks the cluster whether each eviction whose answer was lost
+ * happened (the pod with that uid gone or terminating), then waits for each replacement to get a
+ * CiliumEndpoint, then looks again and reports every pod still unmanaged with the reason it is.
+ * In dry-run nothing changed, so `find-unmanaged` already says what remains.
  */
 export const verifyReplacements: Step<UnmanagedPodsParams, UnmanagedPodsState> = {
   id: 'verify-replacements',
@@ -58,13 +93,25 @@ export const verifyReplacements: Step<UnmanagedPodsParams, UnmanagedPodsState> =
     const before = await firstScan(ctx);
 
     const restarts = savedRestarts(ctx);
-    const evicted = restarts.filter(({ result }) => result.outcome === 'done').map(({ pod }) => pod);
+    const unconfirmed = await checkUnconfirmed(ctx, restarts);
+    const evicted = [
+      ...restarts.filter(({ result }) => result.outcome === 'done').map(({ pod }) => pod),
+      ...unconfirmed.checks.filter((check) => check.happened === true).map(({ restart }) => restart.pod),
+    ];
     const checks = evicted.length > 0 ? await awaitReplacements(ctx, evicted, before.seenUids) : [];
     const now = await scanCluster(ctx);
     const byUid = new Map(restarts.map((restart) => [restart.pod.uid, restart]));
+    const lostByUid = new Map(unconfirmed.checks.map((check) => [check.restart.pod.uid, check]));
+    const stillUnmanaged = new Set(now.unmanaged.map((pod) => pod.uid));
     const findings = [
       ...replacementFindings(checks),
-      ...now.unmanaged.map((pod) => unmanagedPodFinding(pod, remainingExplanation(pod, byUid, ctx))),
+      ...now.unmanaged.map((pod) =>
+        unmanagedPodFinding(pod, remainingExplanation(pod, byUid, lostByUid, ctx)),
+      ),
+      // Unknown, and not seen unmanaged again either: a person has to look.
+      ...unconfirmed.checks
+        .filter((check) => check.happened === undefined && !stillUnmanaged.has(check.restart.pod.uid))
+        .map((check) => evictionUncheckedFinding(check.restart.pod, check.seen)),
     ];
 
     const managed = checks.filter((check) => check.hasEndpoint).length;
@@ -74,6 +121,9 @@ export const verifyReplacements: Step<UnmanagedPodsParams, UnmanagedPodsState> =
       now.unmanaged.length > 0
         ? `${count(now.unmanaged.length, 'unmanaged pod')} remain`
         : 'no unmanaged pods remain';
-    return outcome(statusFor(findings), `${replaced}${left}`, { findings });
+    return outcome(statusFor(findings), `${unconfirmed.summary}${replaced}${left}`, {
+      findings,
+      evidence: unconfirmed.evidence,
+    });
   },
 };

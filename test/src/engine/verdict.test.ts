@@ -126,6 +126,38 @@ describe('verdictOf', () => {
     expect(verdictOf('approve', steps, false)).toBe('remediated');
   });
 
+  it('counts a write that may have happened (unconfirmed) as acting: a later clean check makes it remediated', () => {
+    const steps = [
+      step('check', 'fail', { findings: [finding('critical')] }),
+      step('act', 'warn', { done: [done('unconfirmed')] }),
+      step('verify', 'pass'),
+    ];
+    expect(verdictOf('auto', steps, false)).toBe('remediated');
+  });
+
+  it('never calls an unconfirmed write remediated unless a later step ran to check it', () => {
+    const act = step('act', 'warn', { done: [done('unconfirmed')] });
+    const check = step('check', 'fail', { findings: [finding('critical')] });
+    // The write step is the last: nothing looked at the cluster after it.
+    expect(verdictOf('auto', [check, act], false)).toBe('degraded');
+    expect(verdictOf('auto', [check, step('act', 'pass', { done: [done('unconfirmed')] })], false)).toBe(
+      'degraded',
+    );
+    // The check after it was skipped.
+    expect(verdictOf('auto', [check, act, step('verify', 'skip')], false)).toBe('degraded');
+    // A confirmed write beside it changes nothing.
+    const both = step('act', 'pass', { done: [done('done', 'a/1'), done('unconfirmed', 'a/2')] });
+    expect(verdictOf('auto', [check, both, step('verify', 'skip')], false)).toBe('degraded');
+    // A skipped last step after confirmed writes only still lets the last step decide.
+    expect(
+      verdictOf(
+        'auto',
+        [check, step('act', 'pass', { done: [done('done')] }), step('verify', 'skip')],
+        false,
+      ),
+    ).toBe('remediated');
+  });
+
   it('after acting, the last step decides: degraded when problems remain there', () => {
     for (const severity of ['warning', 'critical'] as const) {
       const steps = [

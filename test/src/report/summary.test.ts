@@ -31,6 +31,72 @@ const acted: Report = report({
   ],
 });
 
+/** Evicted 1 (verified); 2 evictions answered 504: one seen gone after, one seen still there. */
+const lostAnswers: Report = report({
+  verdict: 'degraded',
+  steps: [
+    step('find', { status: 'fail', findings: [unmanagedPod(1), unmanagedPod(2), unmanagedPod(3)] }),
+    step('restart', {
+      status: 'warn',
+      done: [
+        { action: 'evict-pod', target: 'shop/web-1', outcome: 'done' },
+        {
+          action: 'evict-pod',
+          target: 'shop/web-2',
+          outcome: 'unconfirmed',
+          detail: 'may have happened: 504',
+        },
+        {
+          action: 'evict-pod',
+          target: 'shop/web-3',
+          outcome: 'unconfirmed',
+          detail: 'may have happened: 504',
+        },
+      ],
+    }),
+    step('verify', {
+      status: 'fail',
+      findings: [{ ...unmanagedPod(3), message: 'still here: it did not happen' }],
+    }),
+  ],
+});
+
+describe('summarize, with writes that may have happened', () => {
+  it('lists them apart from the writes that happened, and says so in the one line', () => {
+    const summary = summarize(lostAnswers);
+    expect(summary.done.map((a) => a.target)).toEqual(['shop/web-1']);
+    expect(summary.unconfirmed.map((a) => a.target)).toEqual(['shop/web-2', 'shop/web-3']);
+    expect(summary.diagnosis).toMatch(
+      /^2 of 3 fixed and verified \(1 pod evicted\); 2 pod evictions may have happened \(the answer was lost\), 1 open: /,
+    );
+  });
+
+  it('a problem whose write is unconfirmed is fixed only when the last step no longer finds it', () => {
+    const states = summarize(lostAnswers).found.map((p) => [p.target, p.state, p.because]);
+    expect(states).toEqual([
+      ['shop/web-1', 'fixed', undefined],
+      ['shop/web-2', 'fixed', undefined],
+      ['shop/web-3', 'open', 'write unconfirmed, still found'],
+    ]);
+  });
+
+  it('one unconfirmed agent restart and nothing left open', () => {
+    const restarted = report({
+      verdict: 'remediated',
+      steps: [
+        step('check', { status: 'fail', findings: [{ ...unmanagedPod(1), code: 'RULE', target: 'node-a' }] }),
+        step('restart', {
+          done: [{ action: 'restart-agent', target: 'node-a', outcome: 'unconfirmed', detail: 'x' }],
+        }),
+        step('verify'),
+      ],
+    });
+    expect(summarize(restarted).diagnosis).toBe(
+      '1 of 1 fixed and verified; 1 agent restart may have happened (the answer was lost).',
+    );
+  });
+});
+
 describe('summarize', () => {
   it('lists each problem once with its state: fixed when acted on and no longer found', () => {
     const summary = summarize(acted);

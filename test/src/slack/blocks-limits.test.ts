@@ -79,7 +79,9 @@ function randomReport(input: Shape): Report {
   const done: DoneAction[] = Array.from({ length: input.done }, (_, i) => ({
     action: 'evict-pod',
     target: `${pick(i)}/${i}`,
-    outcome: (['done', 'blocked', 'planned', 'skipped', 'failed'] as const)[i % 5] as DoneAction['outcome'],
+    outcome: (['done', 'blocked', 'planned', 'skipped', 'failed', 'unconfirmed'] as const)[
+      i % 6
+    ] as DoneAction['outcome'],
     detail: pick(i + 4),
   }));
   const perStep = Math.ceil(input.findings / input.steps);

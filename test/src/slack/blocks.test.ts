@@ -96,6 +96,31 @@ describe('reportBlocks', () => {
     );
   });
 
+  it('shows the writes that may have happened apart from those done, with why', () => {
+    const lost = report({
+      verdict: 'degraded',
+      steps: [
+        step('restart', {
+          done: [
+            { action: 'evict-pod', target: 'shop/web-1', outcome: 'done' },
+            {
+              action: 'evict-pod',
+              target: 'shop/web-2',
+              outcome: 'unconfirmed',
+              detail: 'may have happened, its answer was lost: unavailable: create pods/eviction (Timeout)',
+            },
+          ],
+        }),
+      ],
+    });
+    const { blocks } = reportBlocks(lost);
+    expect(sectionWith(blocks, '*Done (1)*')).not.toContain('web-2');
+    expect(sectionWith(blocks, '*Unconfirmed, may have happened (1)*')).toContain(
+      'evict-pod `shop/web-2` (may have happened, its answer was lost: unavailable: create pods/eviction (Timeout))',
+    );
+    expect(allText(reportBlocks(healthy).blocks)).not.toContain('may have happened');
+  });
+
   it('offers approve and reject buttons whose value round-trips to the plan', () => {
     const { text, blocks } = reportBlocks(needsApproval);
     expect(text).toBe(
