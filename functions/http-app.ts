@@ -1,19 +1,15 @@
 import { type Context, Hono, type MiddlewareHandler } from 'hono';
-import { basicAuth } from 'hono/basic-auth';
-import { bearerAuth } from 'hono/bearer-auth';
 import { bodyLimit } from 'hono/body-limit';
 import { HTTPException } from 'hono/http-exception';
-import { timingSafeEqual } from 'hono/utils/buffer';
-import * as z from 'zod';
 import type { App } from '../src/app/app.ts';
-import { UnknownClusterError } from '../src/app/app.ts';
+import { UnknownNameError } from '../src/app/app.ts';
 import { answerApprovalClick } from '../src/app/approval-click.ts';
 import { handleSlashCommand } from '../src/app/slack-command.ts';
 import type { Dispatched } from '../src/routing/dispatch.ts';
 import { parseBlockActions } from '../src/slack/index.ts';
 import { verifySlackSignature } from '../src/slack/signature.ts';
 import { parseAlertmanager, TriggerError } from '../src/triggers/index.ts';
-import { firstIssue } from '../src/validation/issues.ts';
+import { tokenAuth } from './token-auth.ts';
 
 /**
  * The public HTTP surface: Alertmanager webhooks, Slack commands and buttons, health. Handlers
@@ -51,29 +47,6 @@ function requireContentType(type: string): MiddlewareHandler<Env> {
     c.set('rawBody', await c.req.text());
     await next();
   };
-}
-
-/**
- * A shared-secret check, constant-time (hono's bearerAuth and basicAuth): `Bearer <token>`, or
- * basic auth with the token as the password (Alertmanager's `basic_auth`, any username).
- */
-function tokenAuth(token: string | undefined, name: string, missing: string): MiddlewareHandler<Env> {
-  if (!token) return async (c) => fail(c, 503, `the server has no ${missing} configured`);
-  const error = { error: `missing or wrong bearer token (Authorization: Bearer <${name}>)` };
-  const bearer = bearerAuth<Env>({
-    token,
-    realm: 'cilium-responder',
-    noAuthenticationHeaderMessage: error,
-    invalidAuthenticationHeaderMessage: error,
-    invalidTokenMessage: error,
-  });
-  const basic: MiddlewareHandler<Env> = basicAuth({
-    realm: 'cilium-responder',
-    verifyUser: (_user, password) => timingSafeEqual(password, token),
-    invalidUserMessage: error,
-  });
-  return (c, next) =>
-    /^basic\s/i.test(c.req.header('authorization') ?? '') ? basic(c, next) : bearer(c, next);
 }
 
 /** Slack's v0 signature over the raw body, within 5 minutes. Runs after the body is read. */
@@ -121,11 +94,6 @@ function summary(result: Dispatched) {
   };
 }
 
-const HistoryQuery = z.object({
-  cluster: z.string().min(1).optional(),
-  limit: z.coerce.number().int().min(1).max(500).default(50),
-});
-
 /** The environment variables `responder serve` reads the secrets from. */
 const ENV_NAMES: Record<keyof HttpSecrets, string> = {
   slackSigningSecret: 'SLACK_SIGNING_SECRET',
@@ -142,7 +110,7 @@ export function createHttpApp(deps: HttpAppDeps): Hono<Env> {
 
   app.onError((error, c) => {
     if (error instanceof TriggerError) return c.json({ error: error.message, field: error.field }, 400);
-    if (error instanceof UnknownClusterError) return c.json({ error: error.message, field: 'cluster' }, 400);
+    if (error instanceof UnknownNameError) return c.json({ error: error.message, field: error.field }, 400);
     // The auth middleware's 401s.
     if (error instanceof HTTPException) return error.getResponse();
     throw error;
@@ -167,15 +135,12 @@ export function createHttpApp(deps: HttpAppDeps): Hono<Env> {
     return c.json(summary(await responder.dispatch(trigger)), 202);
   });
 
-  // The audit trail, newest first, without the full reports.
+  // The audit trail, newest first, without the full reports: a page, filtered, and where the next starts.
   app.get('/runs', operatorToken, async (c) => {
-    const query = HistoryQuery.safeParse(c.req.query());
-    if (!query.success) {
-      const { field, problem } = firstIssue(query.error, { root: 'query' });
-      throw new TriggerError(field, problem);
-    }
-    const runs = await responder.history(query.data);
-    return c.json({ runs: runs.map(({ report: _report, ...record }) => record) });
+    const repeated = Object.entries(c.req.queries()).find(([, values]) => values.length > 1);
+    if (repeated) throw new TriggerError(repeated[0], 'given more than once: one value each');
+    const { runs, next } = await responder.history(c.req.query());
+    return c.json({ runs: runs.map(({ report: _report, ...record }) => record), ...(next ? { next } : {}) });
   });
 
   app.post('/brake/reset', operatorToken, requireContentType('application/json'), async (c) => {

@@ -51,7 +51,7 @@ export async function brakeStatusAction(
       : [
           ...new Set([
             ...app.ports.config.clusters.map((c) => c.name),
-            ...(await app.history({ limit: 200 })).map((run) => run.cluster),
+            ...(await app.history({ limit: 200 })).runs.map((run) => run.cluster),
           ]),
         ];
     return {

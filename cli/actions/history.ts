@@ -1,4 +1,6 @@
 import { stringify } from 'yaml';
+import type { HistoryPage } from '../../src/app/app.ts';
+import { collectPages } from '../../src/store/run-pages.ts';
 import type { RunRecord } from '../../src/store/types.ts';
 import type { OutputFormat } from '../format/output.ts';
 import { table } from '../format/report.ts';
@@ -7,6 +9,9 @@ import { callServer } from '../server-client.ts';
 
 export interface HistoryOptions {
   cluster?: string;
+  runbook?: string;
+  verdict?: string;
+  since?: string;
   output: OutputFormat;
   limit: number;
   server?: string;
@@ -14,15 +19,23 @@ export interface HistoryOptions {
   config?: string;
 }
 
+/** Up to `limit` runs, newest first, read page by page (the server's or the local app's), filtered. */
 async function runsOf(options: HistoryOptions): Promise<RunRecord[]> {
-  const query = { ...(options.cluster ? { cluster: options.cluster } : {}), limit: options.limit };
-  if (options.server) {
-    const search = new URLSearchParams({ ...query, limit: String(query.limit) });
-    return (
-      await callServer<{ runs: RunRecord[] }>({ ...options, server: options.server }, `/runs?${search}`)
-    ).runs;
+  const filters = Object.fromEntries(
+    (['cluster', 'runbook', 'verdict', 'since'] as const).flatMap((key) =>
+      options[key] === undefined ? [] : [[key, options[key]]],
+    ),
+  );
+  const server = options.server;
+  if (server) {
+    return collectPages((next, want) => {
+      const search = new URLSearchParams({ ...filters, limit: String(want), ...(next ? { next } : {}) });
+      return callServer<HistoryPage>({ ...options, server }, `/runs?${search}`);
+    }, options.limit);
   }
-  return withLocalApp(options.config, (app) => app.history(query));
+  return withLocalApp(options.config, (app) =>
+    collectPages((next, want) => app.history({ ...filters, limit: want, next }), options.limit),
+  );
 }
 
 /** Why the run was started (alerts, a schedule, an approval) or, when it ended badly, why it did. */

@@ -8,7 +8,16 @@ export function historyCommand(): Command {
   return new Command('history')
     .description('list past runs: who or what started them, mode, verdict, what was done')
     .option('--cluster <name>', 'only this cluster')
-    .option('--limit <n>', 'at most this many runs, newest first', parseCount, 50)
+    .option('--runbook <id>', 'only this runbook')
+    .option(
+      '--verdict <verdict>',
+      'only runs that ended so: healthy, remediated, needs-approval, degraded, failed',
+    )
+    .option(
+      '--since <when>',
+      'only runs queued since then: a time (2026-11-21T09:00:00Z) or how far back (30m, 24h, 7d)',
+    )
+    .option('--limit <n>', 'at most this many runs, newest first (read page by page)', parseCount, 50)
     .addOption(
       new Option('-o, --output <format>', 'how to print the runs (json, yaml: a list of records)')
         .choices(OUTPUT_FORMATS)

@@ -104,7 +104,7 @@ export async function webhookPhase(
     await drain(server, progress);
 
     options.beforeApproval();
-    const waiting = (await server.app.history({ cluster })).find((r) => r.verdict === 'needs-approval');
+    const waiting = (await server.app.history({ cluster })).runs.find((r) => r.verdict === 'needs-approval');
     if (waiting?.report) {
       // The buttons of the message Slack shows: the demo clicks the one a person would.
       const button = reportBlocks(waiting.report)
@@ -131,7 +131,7 @@ export async function webhookPhase(
       out.write(`${clip(`  POST /slack/interactions -> ${response.status}: ${answer.text ?? ''}`)}\n`);
       await drain(server, progress);
     }
-    return await server.app.history({ cluster });
+    return (await server.app.history({ cluster })).runs;
   } finally {
     await server.close();
   }

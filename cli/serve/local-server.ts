@@ -1,5 +1,5 @@
 import type { AddressInfo } from 'node:net';
-import { serve } from '@hono/node-server';
+import { type Http2Bindings, type HttpBindings, serve } from '@hono/node-server';
 import { createHttpApp, type HttpSecrets } from '../../functions/http-app.ts';
 import { BUILT_IN_RUNBOOKS, type RunbookSet } from '../../runbooks/team.ts';
 import { type App, createApp } from '../../src/app/app.ts';
@@ -41,6 +41,24 @@ export interface LocalServer {
 }
 
 /**
+ * An answer given before the whole request arrived (a 413, a 401 to a large post) says
+ * `Connection: close`, and Node then closes the connection after it. Said keep-alive instead,
+ * @hono/node-server would read on at most 64 MiB or 500 ms, then drop the socket the client was
+ * told it could use again.
+ */
+type Bindings = HttpBindings | Http2Bindings;
+
+function closingEarlyAnswers(fetch: (request: Request, env: Bindings) => Response | Promise<Response>) {
+  return async (request: Request, env: Bindings): Promise<Response> => {
+    const response = await fetch(request, env);
+    if (env.incoming.complete) return response;
+    const headers = new Headers(response.headers);
+    headers.set('connection', 'close');
+    return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
+  };
+}
+
+/**
  * The same HTTP app as the Lambda, on a local port: the composition root with an in-process queue
  * and its worker, the state store and chat sink of the caller's choice.
  */
@@ -67,7 +85,7 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
   const app = createApp({ ...base, queue });
   const http = createHttpApp({ app, secrets: options.secrets });
   const host = options.host ?? '127.0.0.1';
-  const server = serve({ fetch: http.fetch, port: options.port ?? 0, hostname: host });
+  const server = serve({ fetch: closingEarlyAnswers(http.fetch), port: options.port ?? 0, hostname: host });
   await new Promise<void>((resolve, reject) => {
     server.once('error', (error) => reject(listenError(error, host, options.port)));
     server.once('listening', () => resolve());

@@ -1,13 +1,18 @@
 import { isApprover } from '../routing/approval.ts';
 import type { Dispatched } from '../routing/dispatch.ts';
 import { dispatchTrigger } from '../routing/dispatch.ts';
+import { runCursor } from '../store/run-order.ts';
 import type { BrakeState, RunRecord } from '../store/types.ts';
 import type { Actor, Trigger, TriggerSource } from '../triggers/types.ts';
+import { type HistoryQuery, parseHistoryQuery } from './history-query.ts';
 import type { AppPorts } from './ports.ts';
 
-export interface HistoryQuery {
-  cluster?: string;
-  limit?: number;
+export type { HistoryQuery } from './history-query.ts';
+
+/** A page of the audit trail, newest first; `next` (opaque) asks for the page after it. */
+export interface HistoryPage {
+  runs: RunRecord[];
+  next?: string;
 }
 
 /** Who asks for an operator action, and through which source: the authority it needs follows. */
@@ -26,7 +31,8 @@ export type BrakeReset = { reset: true } | { reset: false; refusal: string };
 export interface App {
   readonly ports: AppPorts;
   dispatch(trigger: Trigger): Promise<Dispatched>;
-  history(query?: HistoryQuery): Promise<RunRecord[]>;
+  /** Throws a TriggerError naming a bad field, an UnknownNameError for a cluster or runbook never seen. */
+  history(query?: HistoryQuery): Promise<HistoryPage>;
   brakeState(cluster: string): Promise<BrakeState>;
   resetBrake(cluster: string, by: Requester): Promise<BrakeReset>;
 }
@@ -34,10 +40,15 @@ export interface App {
 /** How far back the run history is read for the clusters an unknown name is told about. */
 const RECENT_RUNS = 200;
 
-export class UnknownClusterError extends Error {
-  constructor(cluster: string, known: readonly string[]) {
-    super(`no cluster "${cluster}" in the config or the run history; known: ${known.join(', ') || 'none'}`);
-    this.name = 'UnknownClusterError';
+/** A cluster or runbook named that neither the config nor the run history knows. */
+export class UnknownNameError extends Error {
+  constructor(
+    readonly field: 'cluster' | 'runbook',
+    name: string,
+    known: readonly string[],
+  ) {
+    super(`no ${field} "${name}" in the config or the run history; known: ${known.join(', ') || 'none'}`);
+    this.name = 'UnknownNameError';
   }
 }
 
@@ -49,7 +60,14 @@ export function createApp(ports: AppPorts): App {
   const checkCluster = async (cluster: string) => {
     if (known.includes(cluster) || (await store.runs.list({ cluster, limit: 1 })).length > 0) return;
     const recent = (await store.runs.list({ limit: RECENT_RUNS })).map((run) => run.cluster);
-    throw new UnknownClusterError(cluster, [...new Set([...known, ...recent])]);
+    throw new UnknownNameError('cluster', cluster, [...new Set([...known, ...recent])]);
+  };
+  // A runbook no longer in the config still has its runs in the audit trail.
+  const checkRunbook = async (runbook: string) => {
+    if (ports.runbookIds.includes(runbook)) return;
+    const recent = (await store.runs.list({ limit: RECENT_RUNS })).map((run) => run.runbook);
+    if (!recent.includes(runbook))
+      throw new UnknownNameError('runbook', runbook, [...new Set([...ports.runbookIds, ...recent])]);
   };
   return {
     ports,
@@ -67,8 +85,10 @@ export function createApp(ports: AppPorts): App {
         runbookInfo: ports.runbookInfo,
       }),
     history: async (query = {}) => {
-      if (query.cluster) await checkCluster(query.cluster);
-      return store.runs.list(query);
+      const page = await store.runs.page(parseHistoryQuery(query, ports.now()));
+      if (page.runs.length === 0 && query.cluster) await checkCluster(query.cluster);
+      if (page.runs.length === 0 && query.runbook) await checkRunbook(query.runbook);
+      return { runs: page.runs, ...(page.next === undefined ? {} : { next: runCursor(page.next) }) };
     },
     brakeState: async (cluster) => {
       await checkCluster(cluster);

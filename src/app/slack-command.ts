@@ -105,7 +105,7 @@ export async function answerSlashCommand(command: SlackCommand, app: App): Promi
       return ephemeral(listText(app));
     case 'history': {
       const { cluster } = request;
-      const runs = await app.history({ ...(cluster ? { cluster } : {}), limit: HISTORY_LIMIT });
+      const { runs } = await app.history({ ...(cluster ? { cluster } : {}), limit: HISTORY_LIMIT });
       const where = cluster ?? 'any cluster';
       if (runs.length === 0) return ephemeral(`No runs on ${where} yet.`);
       const lines = runs.map((run) => historyLine(run, cluster === undefined));

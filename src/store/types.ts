@@ -122,8 +122,36 @@ export interface RunStore {
    */
   advance(record: RunRecord, expected: RunExpectation): Promise<boolean>;
   get(runId: string): Promise<RunRecord | undefined>;
-  /** Newest first. */
+  /** Newest first; every run when `limit` is absent. */
   list(options?: { cluster?: string; limit?: number }): Promise<RunRecord[]>;
+  /** One page of the audit trail, newest first, from the store's indexes. */
+  page(query: RunPageQuery): Promise<RunPage>;
+}
+
+/** Which runs a listing holds: each field given narrows it. */
+export interface RunFilter {
+  cluster?: string;
+  runbook?: string;
+  verdict?: Verdict;
+  /** Runs queued at or after this time (ISO 8601, UTC). */
+  since?: string;
+}
+
+export interface RunPageQuery extends RunFilter {
+  /** At most this many runs. */
+  limit: number;
+  /** Runs older than this position (a page's `next`). */
+  after?: string;
+}
+
+export interface RunPage {
+  runs: RunRecord[];
+  /**
+   * Where the next page starts (a position in the newest-first order, see run-order.ts); absent
+   * on the last page. A page read through a narrow filter may hold fewer than `limit` runs, even
+   * none, and still have a next one: each page reads a bounded part of the index.
+   */
+  next?: string;
 }
 
 /**

@@ -91,11 +91,55 @@ describe('operator endpoints', () => {
     ['limit=501', 'limit'],
     ['limit=ten', 'limit'],
     ['cluster=', 'cluster'],
-  ])('GET /runs?%s → 400 naming the field, on every store', async (query, field) => {
+    ['cluster=nope', 'cluster'],
+    ['runbook=Unmanaged_Pods', 'runbook'],
+    ['runbook=no-such-runbook', 'runbook'],
+    ['verdict=fine', 'verdict'],
+    ['verdict=failed&verdict=healthy', 'verdict'],
+    ['since=yesterday', 'since'],
+    ['since=2026-13-01T00:00:00Z', 'since'],
+    ['since=-1h', 'since'],
+    ['next=not%20a%20cursor', 'next'],
+    [`next=${Buffer.from('run-1').toString('base64url')}`, 'next'],
+    ['verdicts=failed', 'verdicts'],
+  ])('GET /runs?%s → 400 naming the field', async (query, field) => {
     const { http } = app();
     const response = await http.request(`/runs?${query}`, { headers: auth });
     expect(response.status).toBe(400);
-    expect(await response.json()).toMatchObject({ field });
+    const answer = (await response.json()) as { field: string; error: string };
+    expect(answer.field).toBe(field);
+    expect(answer.error).toMatch(new RegExp(`^(${field}: |no ${field} ")`));
+  });
+
+  it('GET /runs answers a cursor with the page after it, and takes filters with it', async () => {
+    const { http, store } = app();
+    for (const [i, runbook] of ['unmanaged-pods', 'host-identity', 'unmanaged-pods'].entries())
+      await store.runs.put({
+        runId: `run-${i}`,
+        jobId: `job-${i}`,
+        cluster: 'prod-eu',
+        runbook,
+        mode: 'dry-run',
+        source: 'cli',
+        actor: 'me',
+        reason: 'cli',
+        params: {},
+        status: 'done',
+        verdict: 'healthy',
+        plan: [],
+        actions: [],
+        queuedAt: `2026-11-21T09:5${i}:00.000Z`,
+      });
+    const get = async (query: string) =>
+      (await (await http.request(`/runs?${query}`, { headers: auth })).json()) as {
+        runs: { runId: string }[];
+        next?: string;
+      };
+    const first = await get('runbook=unmanaged-pods&limit=1');
+    expect(first.runs.map((r) => r.runId)).toEqual(['run-2']);
+    const second = await get(`runbook=unmanaged-pods&limit=1&next=${first.next}`);
+    expect(second).toEqual({ runs: [expect.objectContaining({ runId: 'run-0' })] });
+    expect((await get(`limit=5&next=${first.next}`)).runs.map((r) => r.runId)).toEqual(['run-1', 'run-0']);
   });
 
   it('the webhook token does not open the operator endpoints', async () => {

@@ -1,8 +1,17 @@
-import { type DynamoDBDocumentClient, GetCommand, PutCommand, paginateQuery } from '@aws-sdk/lib-dynamodb';
+import { type DynamoDBDocumentClient, GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { runOrderKey } from '../run-order.ts';
-import type { RunExpectation, RunRecord, RunStore } from '../types.ts';
+import { collectPages } from '../run-pages.ts';
+import type { RunExpectation, RunPageQuery, RunRecord, RunStore } from '../types.ts';
 import { conditionally } from './conditional.ts';
 import { clusterRuns, RUN_FEED, RUNS_BY_CLUSTER, RUNS_BY_TIME, runKey } from './layout.ts';
+
+/**
+ * How many index items one page may read (the items a filter drops count too), so a page through
+ * a narrow filter answers within a request's time and says where to go on.
+ */
+export const PAGE_READ_BUDGET = 2_000;
+/** Items a filtered query reads at a time: a runbook or verdict keeps only some of them. */
+const FILTERED_READ = 500;
 
 /** Optional fields left undefined cannot be marshalled; a JSON copy drops them at any depth. */
 function storable(record: RunRecord): RunRecord {
@@ -31,18 +40,56 @@ function condition(expected: RunExpectation) {
   };
 }
 
-export function dynamoRuns(db: DynamoDBDocumentClient, table: string): RunStore {
-  const newestFirst = (cluster: string | undefined) => {
-    const index = cluster === undefined ? RUNS_BY_TIME : RUNS_BY_CLUSTER;
-    return {
-      TableName: table,
-      IndexName: index.indexName,
-      KeyConditionExpression: '#partition = :partition',
-      ExpressionAttributeNames: { '#partition': index.partitionKey },
-      ExpressionAttributeValues: { ':partition': cluster === undefined ? RUN_FEED : clusterRuns(cluster) },
-      ScanIndexForward: false,
-    };
+/** The sort key's range: queued since `since`, older than `after`. */
+function orderRange({ since, after }: RunPageQuery): { clause?: string; values: Record<string, string> } {
+  // One condition per sort key: BETWEEN includes `after` itself, which the page then skips.
+  if (since !== undefined && after !== undefined)
+    return { clause: '#order BETWEEN :since AND :after', values: { ':since': since, ':after': after } };
+  if (after !== undefined) return { clause: '#order < :after', values: { ':after': after } };
+  if (since !== undefined) return { clause: '#order >= :since', values: { ':since': since } };
+  return { values: {} };
+}
+
+/**
+ * The Query for a page, newest first: the cluster's index when a cluster is asked for, else the
+ * feed of every run; `since` and the cursor bound the sort key; runbook and verdict, a handful of
+ * values each, filter what the index gives.
+ */
+function pageQuery(table: string, query: RunPageQuery) {
+  const index = query.cluster === undefined ? RUNS_BY_TIME : RUNS_BY_CLUSTER;
+  const range = orderRange(query);
+  const filters = (['runbook', 'verdict'] as const).filter((field) => query[field] !== undefined);
+  return {
+    TableName: table,
+    IndexName: index.indexName,
+    KeyConditionExpression: ['#partition = :partition', ...(range.clause ? [range.clause] : [])].join(
+      ' AND ',
+    ),
+    ...(filters.length > 0
+      ? { FilterExpression: filters.map((field) => `#record.#${field} = :${field}`).join(' AND ') }
+      : {}),
+    ExpressionAttributeNames: {
+      '#partition': index.partitionKey,
+      ...(range.clause ? { '#order': index.sortKey } : {}),
+      ...(filters.length > 0 ? { '#record': 'record' } : {}),
+      ...Object.fromEntries(filters.map((field) => [`#${field}`, field])),
+    },
+    ExpressionAttributeValues: {
+      ':partition': query.cluster === undefined ? RUN_FEED : clusterRuns(query.cluster),
+      ...range.values,
+      ...Object.fromEntries(filters.map((field) => [`:${field}`, query[field]])),
+    },
+    ScanIndexForward: false,
+    // One more than asked tells whether this is the last page; BETWEEN gives `after` back too.
+    Limit: filters.length > 0 ? FILTERED_READ : query.limit + 1 + (range.values[':after'] ? 1 : 0),
   };
+}
+
+export function dynamoRuns(
+  db: DynamoDBDocumentClient,
+  table: string,
+  readBudget = PAGE_READ_BUDGET,
+): RunStore {
   const item = (record: RunRecord) => ({
     ...runKey(record.runId),
     [RUNS_BY_CLUSTER.partitionKey]: clusterRuns(record.cluster),
@@ -50,6 +97,34 @@ export function dynamoRuns(db: DynamoDBDocumentClient, table: string): RunStore 
     [RUNS_BY_TIME.sortKey]: runOrderKey(record),
     record: storable(record),
   });
+  const page: RunStore['page'] = async (query) => {
+    const { since, after, limit } = query;
+    if (limit <= 0 || (since !== undefined && after !== undefined && after <= since)) return { runs: [] };
+    const request = pageQuery(table, query);
+    const order = (found: Record<string, unknown>) => found[RUNS_BY_TIME.sortKey] as string;
+    const runs: RunRecord[] = [];
+    let start: Record<string, unknown> | undefined;
+    let read = 0;
+    do {
+      const answer = await db.send(
+        new QueryCommand({
+          ...request,
+          Limit: Math.min(request.Limit, readBudget - read),
+          ExclusiveStartKey: start,
+        }),
+      );
+      const items = (answer.Items ?? []).filter((found) => order(found) !== after);
+      for (const [i, found] of items.entries()) {
+        runs.push(found.record as RunRecord);
+        if (runs.length < limit) continue;
+        const more = i < items.length - 1 || answer.LastEvaluatedKey !== undefined;
+        return more ? { runs, next: order(found) } : { runs };
+      }
+      start = answer.LastEvaluatedKey;
+      read += answer.ScannedCount ?? 0;
+    } while (start && read < readBudget);
+    return start ? { runs, next: order(start) } : { runs };
+  };
   return {
     async put(record) {
       await db.send(new PutCommand({ TableName: table, Item: item(record) }));
@@ -74,16 +149,8 @@ export function dynamoRuns(db: DynamoDBDocumentClient, table: string): RunStore 
       );
       return Item?.record as RunRecord | undefined;
     },
-    async list({ cluster, limit } = {}) {
-      if (limit !== undefined && limit <= 0) return [];
-      const records: RunRecord[] = [];
-      for await (const page of paginateQuery({ client: db, pageSize: limit }, newestFirst(cluster))) {
-        for (const item of page.Items ?? []) {
-          records.push(item.record as RunRecord);
-          if (records.length === limit) return records;
-        }
-      }
-      return records;
-    },
+    list: ({ cluster, limit } = {}) =>
+      collectPages((after, want) => page({ cluster, after, limit: want }), limit),
+    page,
   };
 }

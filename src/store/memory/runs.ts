@@ -1,5 +1,6 @@
 import { runOrderKey } from '../run-order.ts';
-import type { RunExpectation, RunRecord, RunStore } from '../types.ts';
+import { collectPages } from '../run-pages.ts';
+import type { RunExpectation, RunPageQuery, RunRecord, RunStore } from '../types.ts';
 
 /** Plain string order, not locale order: the same order DynamoDB gives its sort keys. */
 function newerFirst(a: string, b: string): number {
@@ -14,8 +15,28 @@ export function meets(record: RunRecord | undefined, expected: RunExpectation): 
   return expected.owner === undefined || record.owner === expected.owner;
 }
 
+/** The DynamoDB adapter's key condition (cluster, since, after) and filter (runbook, verdict) in one test. */
+function inPage(record: RunRecord, query: RunPageQuery): boolean {
+  const key = runOrderKey(record);
+  return (
+    (query.cluster === undefined || record.cluster === query.cluster) &&
+    (query.runbook === undefined || record.runbook === query.runbook) &&
+    (query.verdict === undefined || record.verdict === query.verdict) &&
+    (query.since === undefined || key >= query.since) &&
+    (query.after === undefined || key < query.after)
+  );
+}
+
 export function memoryRuns(): RunStore {
   const records = new Map<string, RunRecord>();
+  const page: RunStore['page'] = async (query) => {
+    const newestFirst = [...records.values()]
+      .filter((record) => inPage(record, query))
+      .sort((a, b) => newerFirst(runOrderKey(a), runOrderKey(b)));
+    const runs = newestFirst.slice(0, Math.max(0, query.limit)).map((r) => structuredClone(r));
+    const last = runs.at(-1);
+    return last && newestFirst.length > runs.length ? { runs, next: runOrderKey(last) } : { runs };
+  };
   // Copies in and out, so a caller changing a record it holds does not rewrite the audit.
   return {
     async put(record) {
@@ -36,13 +57,8 @@ export function memoryRuns(): RunStore {
       const record = records.get(runId);
       return record && structuredClone(record);
     },
-    async list({ cluster, limit } = {}) {
-      const newestFirst = [...records.values()]
-        .filter((record) => cluster === undefined || record.cluster === cluster)
-        .sort((a, b) => newerFirst(runOrderKey(a), runOrderKey(b)));
-      return newestFirst
-        .slice(0, limit === undefined ? undefined : Math.max(0, limit))
-        .map((r) => structuredClone(r));
-    },
+    list: ({ cluster, limit } = {}) =>
+      collectPages((after, want) => page({ cluster, after, limit: want }), limit),
+    page,
   };
 }

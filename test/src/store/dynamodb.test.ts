@@ -1,7 +1,9 @@
 import { DynamoDBDocumentClient, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { dynamoStore, type StateStore } from '../../../src/store/index.ts';
+import { dynamoRuns } from '../../../src/store/dynamodb/runs.ts';
+import { dynamoStore, type RunPage, type StateStore } from '../../../src/store/index.ts';
 import { type LocalDynamoDB, startLocalDynamoDB } from './local-dynamodb.ts';
+import { describeRunPages } from './run-pages-suite.ts';
 import { describeStateStore, run } from './state-store-suite.ts';
 
 const T0 = new Date('2026-03-02T10:00:00.000Z');
@@ -17,6 +19,10 @@ afterAll(async () => {
 
 describeStateStore('dynamoStore against dynalite', async () =>
   dynamoStore({ client: DynamoDBDocumentClient.from(local.client), table: await local.createTable() }),
+);
+
+describeRunPages('dynamoStore against dynalite', async () =>
+  dynamoStore({ client: local.client, table: await local.createTable() }),
 );
 
 describe('dynamoStore table layout', () => {
@@ -98,6 +104,26 @@ describe('dynamoStore table layout', () => {
     expect(listed).toHaveLength(15);
     expect(listed[0]?.runId).toBe('run-14');
     expect(await store.runs.list({ limit: 12 })).toHaveLength(12);
+  });
+
+  it('ends a filtered page at its read budget with a cursor, so a rare verdict is never read in one request', async () => {
+    const runs = dynamoRuns(db, table, 40);
+    const queued = (i: number) => new Date(T0.getTime() + i * 1000).toISOString();
+    for (let i = 0; i < 130; i += 1)
+      await runs.put(
+        run(`run-${i}`, 'prod', queued(i), { status: 'done', verdict: i < 2 ? 'failed' : 'healthy' }),
+      );
+    const pages: RunPage[] = [];
+    let after: string | undefined;
+    do {
+      pages.push(await runs.page({ verdict: 'failed', limit: 10, after }));
+      after = pages.at(-1)?.next;
+    } while (after !== undefined && pages.length < 20);
+    // 128 healthy runs read 40 at a time: three pages hold nothing but say where to go on.
+    expect(pages.slice(0, 3)).toEqual([0, 1, 2].map(() => ({ runs: [], next: expect.any(String) })));
+    expect(pages.flatMap((page) => page.runs.map((r) => r.runId))).toEqual(['run-1', 'run-0']);
+    expect(pages.at(-1)?.next).toBeUndefined();
+    expect(await runs.list({ limit: 2 })).toHaveLength(2);
   });
 
   it('propagates errors other than a failed condition', async () => {
