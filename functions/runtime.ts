@@ -6,6 +6,7 @@ import { SQSClient } from '@aws-sdk/client-sqs';
 import { catalogWithTeam, TEAM_CATALOG_ENV } from '../runbooks/team-catalog.ts';
 import { type App, createApp } from '../src/app/app.ts';
 import { type AppPorts, DEFAULT_CHANNEL } from '../src/app/ports.ts';
+import { unconfiguredChat } from '../src/chat/unconfigured.ts';
 import { loadConfig } from '../src/config/load.ts';
 import { sqsQueue } from '../src/queue/sqs.ts';
 import { slackDirectory, slackSink } from '../src/slack/index.ts';
@@ -84,25 +85,32 @@ export async function lambdaRuntime(
   const store = dynamoStore({ client: new DynamoDBClient({}), table: env.table });
   const sqs = new SQSClient({});
   const slack = { ...(env.slackApiUrl ? { slackApiUrl: env.slackApiUrl } : {}) };
+  const logger: AppPorts['log'] = {
+    info: (message, data) => log.info(message, { ...data }),
+    warn: (message, data) => log.warn(message, { ...data }),
+    error: (message, data) => log.error(message, { ...data }),
+  };
   const ports: AppPorts = {
     config,
     runbookIds,
     runbookInfo: catalog,
     store,
     queue: sqsQueue(sqs, env.queueUrl),
-    // Thread roots live in the table, so every function edits the same thread.
-    chat: slackSink({ token: secrets.slackBotToken ?? '', threads: store.threads, ...slack }),
+    // Thread roots live in the table, so every function edits the same thread. Until the bot token
+    // is put, runs still run and are recorded; what would be posted is logged with why.
+    chat: secrets.slackBotToken
+      ? slackSink({ token: secrets.slackBotToken, threads: store.threads, ...slack })
+      : unconfiguredChat(
+          `Slack is not configured: slackBotToken is empty in ${secretSources.slackBotToken}`,
+          logger,
+        ),
     ...(secrets.slackBotToken
       ? { directory: slackDirectory({ token: secrets.slackBotToken, ...slack }) }
       : {}),
     defaultChannel: env.defaultChannel,
     now: () => new Date(),
     newId: randomUUID,
-    log: {
-      info: (message, data) => log.info(message, { ...data }),
-      warn: (message, data) => log.warn(message, { ...data }),
-      error: (message, data) => log.error(message, { ...data }),
-    },
+    log: logger,
   };
   return { env, secrets, secretSources, sqs, app: createApp(ports) };
 }

@@ -1,5 +1,5 @@
 import { queuedRecord } from '../routing/admit.ts';
-import { finishPair, pairKeyOf } from '../routing/follow-up.ts';
+import { finishPair, pairKeyOf, releasePair } from '../routing/follow-up.ts';
 import type { RunRecord, StateStore } from '../store/types.ts';
 import { leaseKeyOf, markInterrupted } from './run-job.ts';
 
@@ -43,12 +43,14 @@ export async function closeLeftRuns(
     closed.push(done);
     if (record.owner) await store.leases.release(leaseKeyOf(record), record.owner);
     const pair = pairKeyOf(record);
-    const windowSeconds = context.windowSeconds ?? 15 * 60;
-    const next = pair && (await finishPair(record.jobId, pair, { ...context, windowSeconds }));
-    if (next) {
-      const owed = closedAsNeverRan(queuedRecord(next, context.now()), context.now());
-      if (await store.runs.create(owed)) closed.push(owed);
-    }
+    if (!pair) continue;
+    const pairs = { ...context, windowSeconds: context.windowSeconds ?? 15 * 60 };
+    const next = await finishPair(record.jobId, pair, pairs);
+    if (!next) continue;
+    const owed = closedAsNeverRan(queuedRecord(next, context.now()), context.now());
+    if (await store.runs.create(owed)) closed.push(owed);
+    // Its alerts did not run: the next one for the pair runs at once.
+    await releasePair(next.id, pair, pairs);
   }
   return closed;
 }

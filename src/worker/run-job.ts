@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { ChatSink, ChatTarget } from '../chat/types.ts';
+import { ChatNotConfiguredError } from '../chat/unconfigured.ts';
 import type { ClusterAccess } from '../cluster/types.ts';
 import { untilAborted } from '../cluster/until-aborted.ts';
 import type { ClusterConfig, ResponderConfig } from '../config/schema.ts';
@@ -383,7 +384,10 @@ const unchanged = (record: RunRecord) => ({
   ...(record.owner ? { owner: record.owner } : {}),
 });
 
-/** Posts the run's report unless an earlier delivery did; a failed post throws, so the queue retries it. */
+/**
+ * Posts the run's report unless an earlier delivery did; a failed post throws, so the queue
+ * retries it. With no chat configured the report waits in the audit trail, and the log says why.
+ */
 async function postOnce(
   record: RunRecord,
   target: ChatTarget,
@@ -391,7 +395,16 @@ async function postOnce(
   report = record.report,
 ): Promise<RunRecord> {
   if (record.posted || !report) return record;
-  await context.chat.postReport(report, target);
+  try {
+    await context.chat.postReport(report, target);
+  } catch (error) {
+    if (!(error instanceof ChatNotConfiguredError)) throw error;
+    context.log.warn(
+      `the report of run ${record.runId} was not posted: ${error.message}; it waits in the audit trail (history, GET /runs)`,
+      { runId: record.runId, channel: target.channel },
+    );
+    return record;
+  }
   const posted = { ...record, posted: true };
   await context.store.runs.advance(posted, unchanged(record));
   return posted;

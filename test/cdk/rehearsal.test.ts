@@ -9,10 +9,12 @@ import { TABLE_OPERATIONS } from '../../cdk/table-grants.ts';
 import { RUNBOOK_IDS } from '../../runbooks/catalog.ts';
 import { type Sim, startSim } from '../../sim/index.ts';
 import { parseConfig } from '../../src/config/load.ts';
+import { dynamoStore } from '../../src/store/index.ts';
 import { fixtureJson, sqsRecord } from '../functions/harness.ts';
 import { startFakeAws } from '../helpers/fake-aws.ts';
 import { startRecordingProxy } from '../helpers/recording-proxy.ts';
 import { shippedRules } from '../helpers/shipped-rbac.ts';
+import { growingGroup, stormOutcome } from '../helpers/storm.ts';
 import { startFakeSlack } from '../src/slack/fake-slack.ts';
 import { type LocalDynamoDB, startLocalDynamoDB } from '../src/store/local-dynamodb.ts';
 
@@ -324,6 +326,91 @@ describe('the deployed wiring, rehearsed', () => {
       true,
     );
   }, 120_000);
+
+  /** Job messages sent to the jobs queue since `from`. */
+  const jobsSince = (from: number) => (aws.sent.get(`${aws.url}/111122223333/jobs`) ?? []).slice(from);
+  const jobsSent = () => (aws.sent.get(`${aws.url}/111122223333/jobs`) ?? []).length;
+
+  it('with no Slack bot token yet, a run still runs and is recorded; its report waits in the audit trail and the log says why', async () => {
+    const [arn, saved] = [...secrets.entries()].find(([key]) => key.includes('ResponderSecrets')) as [
+      string,
+      string,
+    ];
+    secrets.set(arn, JSON.stringify({ ...JSON.parse(saved), slackBotToken: '' }));
+    try {
+      const table = await dynamo.createTable();
+      const http = await load('Http', table);
+      const from = jobsSent();
+      await http.handler(functionUrlEvent(alert('prod-eu')), { awsRequestId: 'r-nobot' });
+      const worker = await load('Worker', table);
+      const calls = slack.calls.length;
+      let batch: { batchItemFailures: unknown[] } = { batchItemFailures: [{}] };
+      const lines = await logged(async () => {
+        batch = (await worker.handler(sqsEvent(jobsSince(from)), {
+          awsRequestId: 'r-nobot-2',
+        })) as typeof batch;
+      });
+      expect(batch.batchItemFailures).toEqual([]);
+      expect(slack.calls.slice(calls)).toEqual([]);
+      const [record] = await dynamoStore({ client: dynamo.client, table }).runs.list();
+      expect(record).toMatchObject({ status: 'done', runbook: 'unmanaged-pods' });
+      expect(record?.report?.verdict).toBe(record?.verdict);
+      expect(record?.posted).toBeUndefined();
+      expect(
+        lines.filter((line) => line.includes(`the report of run ${record?.runId} was not posted`)),
+      ).toEqual([
+        expect.stringMatching(
+          /Slack is not configured: slackBotToken is empty in secret arn:[^ ]*ResponderSecrets/,
+        ),
+      ]);
+    } finally {
+      secrets.set(arn, saved);
+    }
+  }, 120_000);
+
+  it('a storm of growing alert groups through the http function and several workers, with redeliveries: at most one run and one follow-up, never at once', async () => {
+    const table = await dynamo.createTable();
+    const http = await load('Http', table);
+    const workers = [await load('Worker', table), await load('Worker', table)];
+    const from = jobsSent();
+    let delivered = 0;
+    /**
+     * Hands what the jobs queue holds to the workers, each message to both at once (SQS delivers
+     * at least once); a delivery that fails (its run goes on in the other worker) comes back
+     * after, as SQS returns it when its visibility timeout ends.
+     */
+    const pump = async () => {
+      const bodies = jobsSince(from).slice(delivered);
+      delivered += bodies.length;
+      const deliver = (body: string, worker: Bundled, receiveCount: number, id: string) =>
+        worker.handler({ Records: [sqsRecord(body, receiveCount, id)] }, { awsRequestId: id }).then(
+          () => undefined,
+          () => body,
+        );
+      const failed = await Promise.all(
+        bodies.flatMap((body, i) =>
+          workers.map((worker, w) => deliver(body, worker, 1, `s-${delivered}-${i}-${w}`)),
+        ),
+      );
+      for (const body of failed.filter((f): f is string => f !== undefined))
+        expect(await deliver(body, workers[0] as Bundled, 2, `s-again-${delivered}`)).toBeUndefined();
+    };
+    await logged(async () => {
+      for (let n = 0; n < 12; n++) {
+        const body = JSON.stringify(growingGroup('prod-eu', 'CiliumUnmanagedPods', n));
+        const answer = (await http.handler(functionUrlEvent(body), { awsRequestId: `storm-${n}` })) as {
+          statusCode: number;
+        };
+        expect(answer.statusCode).toBe(202);
+        if (n % 4 === 0) await pump();
+      }
+      while (jobsSince(from).length > delivered) await pump();
+    });
+    const records = await dynamoStore({ client: dynamo.client, table }).runs.list();
+    expect(stormOutcome(records)).toEqual({ pairs: 1, mostRunsPerPair: 2, overlaps: 0 });
+    expect(records.map((r) => r.status)).toEqual(['done', 'done']);
+    expect(records.filter((r) => /^CiliumUnmanagedPods \(follow-up of run /.test(r.reason))).toHaveLength(1);
+  }, 180_000);
 
   it('the alarm function takes EventBridge and SNS alarm events, the sweep function the Scheduler event', async () => {
     const table = await dynamo.createTable();
