@@ -28,12 +28,24 @@ export interface CgroupState {
   /** Inode of the agent's cgroup mount when it is not the host root. */
   containerInode: number;
   /**
-   * Host cgroup paths the socket-LB hooks are attached to (`/` is the host root), when not where
-   * the agent's mount is: Cilium pins its cgroup links in bpffs and, on restart, updates the pinned
-   * links rather than attaching anew, so an agent that restarted with a different cgroup root keeps
-   * its hooks where the earlier one attached them (cilium#27848, #48420).
+   * Where the socket-LB hooks are attached (`/` is the host root), when not where the agent's
+   * mount is: Cilium pins its cgroup links in bpffs and, on restart, updates the pinned links
+   * rather than attaching anew, so an agent that restarted with a different cgroup root keeps its
+   * hooks where the earlier one attached them (cilium#27848, #48420). A host path stands for all
+   * ten hooks; a placement may name some hook types only (a split set), or a cgroup that was
+   * removed while sockets opened in it keep it alive (its links stay, no walk reaches it).
    */
-  hookCgroups?: string[];
+  hookCgroups?: (string | HookPlacement)[];
+}
+
+/** Some of Cilium's hooks on one cgroup. */
+export interface HookPlacement {
+  /** Host cgroup path. */
+  cgroup: string;
+  /** Attach types (`connect4`, `getpeername6`...); all ten when absent. */
+  hooks?: readonly string[];
+  /** The cgroup was removed (rmdir) but is kept alive, dying, by sockets opened in it. */
+  removed?: boolean;
 }
 
 export interface IptablesState {

@@ -7,7 +7,7 @@ export function simCommand(): Command {
     .description('run a simulated EKS + Cilium cluster (a real Kubernetes API over HTTPS) in the foreground')
     .requiredOption(
       '--scenario <names>',
-      'scenarios, comma-separated (healthy, unmanaged-pods, cgroup-private-ns, cgroup-hooks-left-behind, host-identity-world, vxlan-blocked, all, scale)',
+      'scenarios, comma-separated (healthy, unmanaged-pods, cgroup-private-ns, cgroup-hooks-left-behind, cgroup-hooks-split, cgroup-hooks-removed, host-identity-world, vxlan-blocked, all, scale)',
       parseScenarios,
     )
     .requiredOption('--kubeconfig <path>', 'where to write the kubeconfig (context "sim")')

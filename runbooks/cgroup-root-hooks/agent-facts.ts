@@ -1,7 +1,9 @@
 import type { AgentPod, CiliumFacade, ExecResult } from '../../src/cluster/types.ts';
-import { parseCgroupNamespace, parseInode } from './cgroup-signals.ts';
+import { LINK_COMMAND, parseLinkShow } from './cgroup-links.ts';
+import { CGROUP2_FS, parseCgroupNamespace, parseFsType, parseInode } from './cgroup-signals.ts';
 import { type CgroupTree, parseCgroupTree } from './cgroup-tree.ts';
 import { failureText } from './command-output.ts';
+import type { LinkListing } from './hook-sets.ts';
 import type { AgentCgroupFacts } from './placement.ts';
 
 /** All this needs of the Cilium facade. */
@@ -15,7 +17,7 @@ export function shellQuote(word: string): string {
   return `'${word.replaceAll("'", `'\\''`)}'`;
 }
 
-type Section = 'stat' | 'readlink' | 'tree-json' | 'tree-text';
+type Section = 'stat' | 'fstype' | 'readlink' | 'tree-json' | 'tree-text' | 'links';
 
 /** Before a command: its marker on both streams, so each stream can be cut per command. */
 function begin(section: Section): string {
@@ -28,21 +30,27 @@ function end(section: Section): string {
 }
 
 /**
- * One `sh -c` that prints all three facts, each command's output between markers with its exit
- * status after it: the stat, the namespace link, and the walk from the cgroup root (`bpftool
- * cgroup tree`), as JSON or, when bpftool -j fails, as text. One exec (one WebSocket and TLS
- * connection) per agent. The walk, not `bpftool cgroup show` of the root alone, because the
- * answer needs both places: the root (where the hooks belong) and every scope below it (where a
- * private cgroup namespace, or an agent restarted out of one, leaves them).
+ * One `sh -c` that prints every fact, each command's output between markers with its exit status
+ * after it: the root's inode and filesystem type, the namespace link, the walk from the cgroup
+ * root (`bpftool cgroup tree`, as JSON or, when bpftool -j fails, as text), and the bpf links with
+ * their pins (`bpftool -j -f link show`: a cgroup link carries its cgroup's id, so links on a
+ * removed cgroup, which no walk reaches, still show). One exec (one WebSocket and TLS connection)
+ * per agent. The walk, not `bpftool cgroup show` of the root alone, because the answer needs the
+ * root (where the hooks belong) and every scope below it (where a private cgroup namespace, or an
+ * agent restarted out of one, leaves them).
  */
 export function agentFactsScript(root: string): string {
   const path = shellQuote(root);
   return [
     `${begin('stat')}; stat -c %i ${path}; ${end('stat')}`,
+    `${begin('fstype')}; stat -f -c %T ${path}; ${end('fstype')}`,
     `${begin('readlink')}; readlink /proc/self/ns/cgroup; ${end('readlink')}`,
     `${begin('tree-json')}; bpftool -j cgroup tree ${path} && ${end('tree-json')} || { ${end('tree-json')}; ${begin('tree-text')}; bpftool cgroup tree ${path}; ${end('tree-text')}; }`,
+    `${begin('links')}; ${LINK_COMMAND}; ${end('links')}`,
   ].join('\n');
 }
+
+const NOT_WALKED: CgroupTree = { cgroups: [], socketHooks: [], foreignHooks: [] };
 
 /** What one command in the script printed, and how it exited. */
 interface SectionResult {
@@ -113,7 +121,23 @@ async function walkFrom(
   return parseCgroupTree(stdoutOf(result, 'tree-text', `bpftool cgroup tree ${root}`));
 }
 
-/** Both signals from inside the agent container and the walk from its cgroup root, in one exec. */
+/**
+ * The links, or why they could not be read: bpftool's JSON error (it prints `{"error": ...}` on
+ * stdout in JSON mode), its stderr, or the exit code. Never "no links" for a command that failed.
+ */
+function linksFrom(result: ExecResult): LinkListing {
+  const part = sectionOf(result, 'links');
+  if (!part) return { error: `${LINK_COMMAND}: no answer` };
+  try {
+    const links = parseLinkShow(part.stdout);
+    if (part.exitCode === 0) return { links };
+  } catch (error) {
+    return { error: `${LINK_COMMAND}: ${(error as Error).message}` };
+  }
+  return { error: `${LINK_COMMAND}: ${part.stderr.trim() || `exit code ${part.exitCode}`}` };
+}
+
+/** The signals from inside the agent container, the walk from its cgroup root and its links, in one exec. */
 export async function readAgentFacts(
   cilium: AgentExec,
   agent: AgentPod,
@@ -121,7 +145,9 @@ export async function readAgentFacts(
 ): Promise<AgentCgroupFacts> {
   const result = await cilium.exec(agent, ['sh', '-c', agentFactsScript(root)]);
   const inode = parseInode(stdoutOf(result, 'stat', `stat -c %i ${root}`));
+  const fsType = parseFsType(stdoutOf(result, 'fstype', `stat -f -c %T ${root}`));
   const namespace = parseCgroupNamespace(stdoutOf(result, 'readlink', 'readlink /proc/self/ns/cgroup'));
-  const tree = await walkFrom(cilium, agent, root, result);
-  return { agent, root, inode, namespace, tree };
+  // Not cgroup2: nothing there to walk, and the judgement says so whatever bpftool printed.
+  const tree = fsType === CGROUP2_FS ? await walkFrom(cilium, agent, root, result) : NOT_WALKED;
+  return { agent, root, inode, fsType, namespace, tree, links: linksFrom(result) };
 }

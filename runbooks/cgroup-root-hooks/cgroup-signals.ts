@@ -25,3 +25,14 @@ export function parseCgroupNamespace(output: string): CgroupNamespace {
   const inode = Number(match[1]);
   return { inode, host: inode === HOST_CGROUP_NAMESPACE_INODE };
 }
+
+/** `stat -f -c %T` of a cgroup v2 mount: the inode only means something on one. */
+export const CGROUP2_FS = 'cgroup2fs';
+
+/** `stat -f -c %T <path>`: the filesystem type's name (`cgroup2fs`, `tmpfs`, `UNKNOWN (0x...)`). */
+export function parseFsType(output: string): string {
+  const text = output.trim();
+  if (text === '' || text.includes('\n'))
+    throw new Error(`stat -f -c %T printed "${text}", not one filesystem type`);
+  return text;
+}

@@ -30,7 +30,7 @@ function programOf(program: JsonProgram): CgroupEntry['programs'][number] {
 }
 
 /** A bpftool JSON stream, with bpftool's own error (alone, or ending a cut-short walk) thrown. */
-function bpftoolJsonOf(output: string, command: string): unknown {
+export function bpftoolJsonOf(output: string, command: string): unknown {
   const value = parseJsonOutput(output, command);
   for (const item of Array.isArray(value) ? value : [value]) {
     const error = BPFTOOL_ERROR.safeParse(item);

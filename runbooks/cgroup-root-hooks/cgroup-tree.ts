@@ -6,7 +6,7 @@ export type { CgroupEntry, CgroupProgram } from './cgroup-entry.ts';
 
 import { isCiliumSocketProgram, type SocketLbHook, socketLbHookOf } from './socket-hooks.ts';
 
-/** Where one of Cilium's socket-LB programs sits. */
+/** Where one program on a socket-LB attach type sits. */
 export interface SocketHookPlacement {
   hook: SocketLbHook;
   cgroup: string;
@@ -19,16 +19,28 @@ export interface CgroupTree {
   cgroups: CgroupEntry[];
   /** Cilium's socket-LB programs among them, hooks in one spelling. */
   socketHooks: SocketHookPlacement[];
+  /** Other tools' programs on socket-LB attach types: never taken for Cilium's. */
+  foreignHooks: SocketHookPlacement[];
 }
 
-function socketHooksOf(cgroups: readonly CgroupEntry[]): SocketHookPlacement[] {
-  return cgroups.flatMap((cgroup) =>
-    cgroup.programs.flatMap((program) => {
+/** Whether the walk shows any program name: where it does, Cilium's hooks carry theirs. */
+function namesPrinted(cgroups: readonly CgroupEntry[]): boolean {
+  return cgroups.some((cgroup) => cgroup.programs.some((program) => program.name !== ''));
+}
+
+function treeOf(cgroups: CgroupEntry[]): CgroupTree {
+  const named = namesPrinted(cgroups);
+  const socketHooks: SocketHookPlacement[] = [];
+  const foreignHooks: SocketHookPlacement[] = [];
+  for (const cgroup of cgroups) {
+    for (const program of cgroup.programs) {
       const hook = socketLbHookOf(program.attachType);
-      if (!hook || !isCiliumSocketProgram(program.name)) return [];
-      return [{ hook, cgroup: cgroup.path, programId: program.id, name: program.name }];
-    }),
-  );
+      if (!hook) continue;
+      const placement = { hook, cgroup: cgroup.path, programId: program.id, name: program.name };
+      (isCiliumSocketProgram(program.name, named) ? socketHooks : foreignHooks).push(placement);
+    }
+  }
+  return { cgroups, socketHooks, foreignHooks };
 }
 
 /**
@@ -41,9 +53,9 @@ function socketHooksOf(cgroups: readonly CgroupEntry[]): SocketHookPlacement[] {
 export function parseCgroupTree(output: string): CgroupTree {
   const trimmed = output.trim();
   if (trimmed === '') throw new Error('bpftool cgroup tree printed nothing');
-  const cgroups =
-    trimmed.startsWith('[') || trimmed.startsWith('{') ? parseTreeJson(trimmed) : parseTreeText(output);
-  return { cgroups, socketHooks: socketHooksOf(cgroups) };
+  return treeOf(
+    trimmed.startsWith('[') || trimmed.startsWith('{') ? parseTreeJson(trimmed) : parseTreeText(output),
+  );
 }
 
 /**
@@ -53,9 +65,9 @@ export function parseCgroupTree(output: string): CgroupTree {
  */
 export function parseCgroupShow(output: string, path: string): CgroupTree {
   const trimmed = output.trim();
-  const cgroups =
+  return treeOf(
     trimmed.startsWith('[') || trimmed.startsWith('{')
       ? parseShowJson(trimmed, path)
-      : parseShowText(output, path);
-  return { cgroups, socketHooks: socketHooksOf(cgroups) };
+      : parseShowText(output, path),
+  );
 }

@@ -1,139 +1,207 @@
 import type { AgentPod } from '../../src/cluster/types.ts';
 import type { Evidence, Finding } from '../../src/engine/types.ts';
-import { type CgroupNamespace, ROOT_CGROUP_INODE } from './cgroup-signals.ts';
+import type { CgroupLink } from './cgroup-links.ts';
+import { CGROUP2_FS, type CgroupNamespace, ROOT_CGROUP_INODE } from './cgroup-signals.ts';
 import type { CgroupTree, SocketHookPlacement } from './cgroup-tree.ts';
+import { mountThenPinsFix, removePinsFix } from './fixes.ts';
+import { type HookSets, hookSets, type LinkListing } from './hook-sets.ts';
+import { SOCKET_LB_HOOKS, type SocketLbHook } from './socket-hooks.ts';
 
 /** What one agent showed of its cgroup root, from inside its container. */
 export interface AgentCgroupFacts {
   agent: AgentPod;
   /** The cgroup root the agent uses (cilium-config `cgroup-root`), as walked. */
   root: string;
-  /** `stat -c %i <root>`: 1 only for the host's real cgroup root. */
+  /** `stat -c %i <root>`: 1 for the host's real cgroup root (and for any other filesystem's root). */
   inode: number;
+  /** `stat -f -c %T <root>`: `cgroup2fs` for a cgroup v2 mount. */
+  fsType: string;
   namespace: CgroupNamespace;
   tree: CgroupTree;
+  links: LinkListing;
 }
 
 export const HOOKS_NOT_ON_ROOT = 'SOCKET_LB_HOOKS_NOT_ON_ROOT';
+export const HOOKS_ON_REMOVED_CGROUP = 'SOCKET_LB_HOOKS_ON_REMOVED_CGROUP';
 export const HOOKS_MISSING = 'SOCKET_LB_HOOKS_MISSING';
 export const HOOKS_ALSO_NESTED = 'SOCKET_LB_HOOKS_ALSO_NESTED';
-
-function withoutTrailingSlash(path: string): string {
-  return path.length > 1 ? path.replace(/\/+$/, '') : path;
-}
-
-function isRoot(facts: AgentCgroupFacts, placement: SocketHookPlacement): boolean {
-  return withoutTrailingSlash(placement.cgroup) === withoutTrailingSlash(facts.root);
-}
-
-/** The cgroups below the root that carry hooks, each once, in walk order. */
-function cgroupsOf(placements: readonly SocketHookPlacement[]): string[] {
-  return [...new Set(placements.map((placement) => placement.cgroup))];
-}
+export const ROOT_NOT_CGROUP2 = 'CGROUP_ROOT_NOT_CGROUP2';
 
 function namespaceText(namespace: CgroupNamespace): string {
   return `cgroup:[${namespace.inode}] (${namespace.host ? "the host's" : 'private'})`;
 }
 
-function hooksText(tree: CgroupTree): string {
-  if (tree.socketHooks.length === 0) return 'none';
-  const byCgroup = new Map<string, string[]>();
-  for (const { cgroup, hook } of tree.socketHooks)
-    byCgroup.set(cgroup, [...(byCgroup.get(cgroup) ?? []), hook]);
-  return [...byCgroup].map(([cgroup, hooks]) => `${hooks.join(', ')} at ${cgroup}`).join('; ');
+/** A few items, then how many more. */
+function listOf(items: readonly string[], shown = 2): string {
+  return items.length > shown
+    ? `${items.slice(0, shown).join(', ')} and ${items.length - shown} more`
+    : items.join(' and ');
 }
 
-/** Both signals and the walk, for the report: from inside, a broken walk looks healthy; the inode tells. */
+/** Hook types grouped by the cgroups that carry them: `connect4, connect6 on /a; sendmsg4 on /b`. */
+function byCgroup(hooks: readonly SocketLbHook[], below: HookSets['below']): string {
+  const groups = new Map<string, SocketLbHook[]>();
+  for (const hook of hooks) {
+    const key = listOf(below.get(hook) ?? []);
+    groups.set(key, [...(groups.get(key) ?? []), hook]);
+  }
+  return [...groups].map(([cgroups, types]) => `${types.join(', ')} on ${cgroups}`).join('; ');
+}
+
+function programText(placement: SocketHookPlacement): string {
+  return `${placement.name || 'an unnamed program'} (id ${placement.programId}) on ${placement.hook}`;
+}
+
+/** What the root has: Cilium's types, and other tools' programs that do not stand in for them. */
+function rootText(sets: HookSets): string {
+  const cilium = sets.onRoot.length > 0 ? `Cilium's ${sets.onRoot.join(', ')}` : "none of Cilium's hooks";
+  const foreign = sets.foreignOnRoot.map(programText);
+  return foreign.length > 0
+    ? `${cilium}, and other tools' ${listOf(foreign, 3)}, which are not Cilium's`
+    : cilium;
+}
+
+function linkText(link: CgroupLink): string {
+  return `link ${link.id} (${link.ciliumProgram}, prog ${link.progId}, cgroup id ${link.cgroupId})`;
+}
+
+function hooksText(facts: AgentCgroupFacts): string {
+  const { tree } = facts;
+  if (facts.fsType !== CGROUP2_FS) return 'not walked (not cgroup2)';
+  if (tree.socketHooks.length === 0) return 'none';
+  const byPath = new Map<string, string[]>();
+  for (const { cgroup, hook } of tree.socketHooks) byPath.set(cgroup, [...(byPath.get(cgroup) ?? []), hook]);
+  return [...byPath].map(([cgroup, hooks]) => `${hooks.join(', ')} at ${cgroup}`).join('; ');
+}
+
+function linksText(facts: AgentCgroupFacts): string {
+  if ('error' in facts.links) return `links: not read (${facts.links.error})`;
+  const off = hookSets(facts.root, facts.tree, facts.links).offTree;
+  return off.length > 0 ? `links off the tree: ${off.map(linkText).join(', ')}` : 'links off the tree: none';
+}
+
+/** The signals and the walk, for the report: from inside, a broken walk looks healthy; inode and type tell. */
 export function placementEvidence(facts: AgentCgroupFacts): Evidence {
   const container = facts.agent.containerId ? `; agent container ${facts.agent.containerId}` : '';
   return {
-    source: `${facts.agent.node}: stat -c %i ${facts.root}; readlink /proc/self/ns/cgroup; bpftool cgroup tree ${facts.root}`,
-    text: `inode ${facts.inode} (host root: ${ROOT_CGROUP_INODE}); namespace ${namespaceText(facts.namespace)}; socket-LB hooks: ${hooksText(facts.tree)}${container}`,
+    source: `${facts.agent.node}: stat -c %i, stat -f -c %T ${facts.root}; readlink /proc/self/ns/cgroup; bpftool cgroup tree ${facts.root}; bpftool link show`,
+    text: `inode ${facts.inode} (host root: ${ROOT_CGROUP_INODE}), ${facts.fsType}; namespace ${namespaceText(facts.namespace)}; socket-LB hooks: ${hooksText(facts)}; ${linksText(facts)}${container}`,
   };
 }
 
-/** The same for every node of a cluster, so reports can show it once. */
-function fixFor(facts: AgentCgroupFacts): string {
-  const { agent, root } = facts;
-  return (
-    `helm upgrade with cgroup.autoMount.enabled=true and cgroup.hostRoot=${root} (the mount-cgroup init container ` +
-    `then mounts the host's cgroup2 there), then restart the agents: kubectl -n ${agent.namespace} rollout restart daemonset/cilium. ` +
-    `Check on the node: bpftool cgroup tree /sys/fs/cgroup lists the cil_sock hooks on the root itself.`
+function finding(
+  facts: AgentCgroupFacts,
+  code: string,
+  severity: Finding['severity'],
+  message: string,
+  fix: string,
+): Finding {
+  return { code, target: facts.agent.node, severity, message: `${facts.agent.node}: ${message}`, fix };
+}
+
+/** Inode 1 is any filesystem's root (a tmpfs mounted there has it too): only a cgroup2 mount can be judged. */
+function notCgroup2(facts: AgentCgroupFacts): Finding {
+  const { agent, root, fsType } = facts;
+  return finding(
+    facts,
+    ROOT_NOT_CGROUP2,
+    'warning',
+    `${root} is a ${fsType} mount, not cgroup2 (stat -f -c %T), so where the socket-LB hooks sit cannot be judged.`,
+    `Check what is mounted there: kubectl -n ${agent.namespace} exec ${agent.name} -c cilium-agent -- grep ${root} /proc/self/mounts. ` +
+      `cilium-config cgroup-root must be the host's cgroup2, which the chart's mount-cgroup init container mounts (cgroup.autoMount.enabled=true, cgroup.hostRoot=${root}).`,
   );
 }
 
-/**
- * The mount is right (inode 1) but the hooks are not on it: a restarted agent updates the cgroup
- * links it pinned in bpffs instead of attaching new ones, so they stay where an earlier agent put
- * them. Removing the pins makes the next agent attach afresh, on its root.
- */
-function reattachFix(facts: AgentCgroupFacts): string {
-  const { agent } = facts;
-  return (
-    `On ${agent.node}, remove the agent's pinned cgroup links (rm /sys/fs/bpf/cilium/socketlb/links/cgroup/*, from a debug pod with the host's /sys/fs/bpf), ` +
-    `then restart its agent so it attaches them to the root: kubectl -n ${agent.namespace} delete pod ${agent.name}. ` +
-    `Check on the node: bpftool cgroup tree /sys/fs/cgroup lists the cil_sock hooks on the root itself.`
-  );
-}
-
-/**
- * Where an agent's socket-LB hooks sit. Healthy: its cgroup root is the host's (inode 1) and
- * Cilium's hooks are on that root. Any other inode means the hooks apply to a sub-cgroup (usually
- * the agent's own container), however the walk from inside looks. On the host's root, hooks only
- * below it are the state an agent restarted out of a private cgroup namespace leaves behind; hooks
- * on the root and below it too work (the root's apply everywhere), but the nested set is a leftover
- * worth a look, so it is named in an info finding.
- */
-export function judgePlacement(facts: AgentCgroupFacts): Finding | undefined {
-  const { agent, root, inode, tree } = facts;
-  const below = tree.socketHooks.filter((placement) => !isRoot(facts, placement));
-  const onRoot = tree.socketHooks.length - below.length;
+function notHostRoot(facts: AgentCgroupFacts): Finding {
+  const { root, inode, tree } = facts;
   const seen = tree.socketHooks.length > 0 ? '' : ', and no socket-LB hooks are attached under it';
-  if (inode !== ROOT_CGROUP_INODE) {
-    return {
-      code: HOOKS_NOT_ON_ROOT,
-      target: agent.node,
-      severity: 'critical',
-      message:
-        `${agent.node}: socket-LB hooks are not on the host's cgroup root: ${root} has inode ${inode} (host root: 1), ` +
-        `cgroup namespace ${namespaceText(facts.namespace)}${seen}; ClusterIP traffic from pods here is not translated.`,
-      fix: fixFor(facts),
-    };
-  }
-  const nested = cgroupsOf(below);
-  if (onRoot === 0 && nested.length > 0) {
-    return {
-      code: HOOKS_NOT_ON_ROOT,
-      target: agent.node,
-      severity: 'critical',
-      message: `${agent.node}: the host's cgroup root ${root} has no socket-LB hooks; ${below.length} sit below it on ${listOf(nested)}; ClusterIP traffic outside that cgroup is not translated.`,
-      fix: reattachFix(facts),
-    };
-  }
-  if (onRoot === 0) {
-    return {
-      code: HOOKS_MISSING,
-      target: agent.node,
-      severity: 'warning',
-      message: `${agent.node}: socket LB is on, but none of Cilium's socket-LB hooks is attached under ${root} (inode 1).`,
-      fix: `Look for "Failed to mount cgroupv2" or attach errors in the agent log (kubectl -n ${agent.namespace} logs ${agent.name} -c cilium-agent), then restart the agent: kubectl -n ${agent.namespace} delete pod ${agent.name}.`,
-    };
-  }
-  if (nested.length > 0) {
-    return {
-      code: HOOKS_ALSO_NESTED,
-      target: agent.node,
-      severity: 'info',
-      message: `${agent.node}: the socket-LB hooks are on the host's cgroup root ${root}, and a second set of ${below.length} sits below it on ${listOf(nested)} (a leftover of an earlier attach; traffic is translated by the root's).`,
-      fix: `On the node, bpftool cgroup tree /sys/fs/cgroup shows both sets. The nested set goes with its cgroup (when that container ends), or detach it: bpftool cgroup detach <cgroup> <attach type> id <program id> (bpftool link detach id <link id> for a link).`,
-    };
-  }
-  return undefined;
+  return finding(
+    facts,
+    HOOKS_NOT_ON_ROOT,
+    'critical',
+    `socket-LB hooks are not on the host's cgroup root: ${root} has inode ${inode} (host root: 1), ` +
+      `cgroup namespace ${namespaceText(facts.namespace)}${seen}; ClusterIP traffic from pods here is not translated.`,
+    mountThenPinsFix(facts.agent, root),
+  );
 }
 
-/** A few cgroup paths, then how many more. */
-function listOf(paths: readonly string[]): string {
-  return paths.length > 2
-    ? `${paths.slice(0, 2).join(', ')} and ${paths.length - 2} more`
-    : paths.join(' and ');
+/** Hook types Cilium has only below the root: the whole set, or the part a restart after an upgrade left there. */
+function onlyBelow(facts: AgentCgroupFacts, sets: HookSets, hooks: SocketLbHook[]): Finding {
+  const cgroups = [...new Set(hooks.flatMap((hook) => sets.below.get(hook) ?? []))];
+  return finding(
+    facts,
+    HOOKS_NOT_ON_ROOT,
+    'critical',
+    `${hooks.length} of Cilium's socket-LB hook types are not on the host's cgroup root ${facts.root}, only below it: ` +
+      `${byCgroup(hooks, sets.below)}. The root has ${rootText(sets)}. ` +
+      `Pods outside ${cgroups.length > 1 ? 'those cgroups' : 'that cgroup'} get no ClusterIP translation from ${hooks.length > 1 ? 'those hooks' : 'that hook'}.`,
+    removePinsFix(facts.agent),
+  );
+}
+
+function onRemovedCgroup(facts: AgentCgroupFacts, sets: HookSets, links: CgroupLink[]): Finding {
+  const hooks = SOCKET_LB_HOOKS.filter((hook) => links.some((link) => link.hook === hook));
+  return finding(
+    facts,
+    HOOKS_ON_REMOVED_CGROUP,
+    'critical',
+    `Cilium's socket-LB links for ${hooks.join(', ')} are attached to a cgroup that is not in the tree under ${facts.root}: ` +
+      `a removed cgroup, kept alive by sockets opened in it. ${links.map(linkText).join(', ')}. ` +
+      `The root has ${rootText(sets)}: ClusterIP traffic from every pod here gets no translation from those hooks, and restarting the agent does not move them.`,
+    removePinsFix(facts.agent),
+  );
+}
+
+function missing(facts: AgentCgroupFacts, sets: HookSets): Finding {
+  const links =
+    'error' in facts.links
+      ? ` bpftool link show could not be read (${facts.links.error}), so links on a removed cgroup were not looked for.`
+      : '';
+  const foreign = sets.foreignOnRoot.length > 0 ? ` The root has only ${rootText(sets)}.` : '';
+  return finding(
+    facts,
+    HOOKS_MISSING,
+    'critical',
+    `socket LB is on, but none of Cilium's socket-LB hooks is attached under the host's cgroup root ${facts.root} (inode 1): ` +
+      `ClusterIP traffic from every pod here is not translated.${foreign}${links}`,
+    `Look for "Failed to mount cgroupv2" or attach errors in the agent log (kubectl -n ${facts.agent.namespace} logs ${facts.agent.name} -c cilium-agent). ${removePinsFix(facts.agent)}`,
+  );
+}
+
+function alsoNested(facts: AgentCgroupFacts, sets: HookSets): Finding {
+  const types = SOCKET_LB_HOOKS.filter((hook) => sets.below.has(hook));
+  const cgroups = [...new Set([...sets.below.values()].flat())];
+  return finding(
+    facts,
+    HOOKS_ALSO_NESTED,
+    'info',
+    `Cilium's socket-LB hooks are on the host's cgroup root ${facts.root}; ${types.join(', ')} also sit below it, on ${listOf(cgroups)}, and each of those types is on the root too.`,
+    `Nothing is needed for ClusterIP. To see both: bpftool cgroup tree /sys/fs/cgroup on ${facts.agent.node}.`,
+  );
+}
+
+/**
+ * Where an agent's socket-LB hooks sit, judged hook type by hook type. The root must be a cgroup2
+ * mount (a tmpfs root has inode 1 too) and the host's (inode 1), whatever the walk from inside
+ * shows. On it, a hook type Cilium has only below the root, or only on a removed cgroup, is
+ * broken for every pod outside that cgroup, even when other types are on the root (a restart
+ * after an upgrade that added a hook type leaves such a split). Nothing anywhere with socket LB
+ * on is ClusterIP down for the whole node. Hooks below the root whose every type is on the root
+ * too are only noted.
+ */
+export function judgePlacement(facts: AgentCgroupFacts): Finding[] {
+  if (facts.fsType !== CGROUP2_FS) return [notCgroup2(facts)];
+  if (facts.inode !== ROOT_CGROUP_INODE) return [notHostRoot(facts)];
+  const sets = hookSets(facts.root, facts.tree, facts.links);
+  const onRoot = new Set(sets.onRoot);
+  // In bpf_attach_type order: bpftool builds query the types in different orders (7.5: post_bind first).
+  const below = SOCKET_LB_HOOKS.filter((hook) => sets.below.has(hook) && !onRoot.has(hook));
+  const removed = sets.offTree.filter((link) => link.hook && !onRoot.has(link.hook));
+  const findings = [
+    ...(below.length > 0 ? [onlyBelow(facts, sets, below)] : []),
+    ...(removed.length > 0 ? [onRemovedCgroup(facts, sets, removed)] : []),
+  ];
+  if (findings.length > 0) return findings;
+  if (sets.onRoot.length === 0) return [missing(facts, sets)];
+  return sets.below.size > 0 ? [alsoNested(facts, sets)] : [];
 }

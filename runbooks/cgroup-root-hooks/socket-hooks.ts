@@ -65,13 +65,17 @@ export function socketLbHookOf(attachType: string): SocketLbHook | undefined {
 /**
  * Cilium's socket programs: `cil_sock4_connect`... (before 1.13 without the `cil_` prefix), which
  * older bpftool cuts to the kernel's 15 characters (`cil_sock4_conne`). Another tool's named
- * connect4 program on the root must not pass for Cilium's. An unnamed program counts: bpftool
- * before 5.x, or a kernel without program names, prints an empty Name column for Cilium's own
- * hooks (the Cilium docs' example among them), and reading those as missing would send on-call
- * after a fault the node does not have.
+ * connect4 program on the root must not pass for Cilium's.
  */
 const CILIUM_SOCKET_PROGRAM = /^(cil_)?sock[46]_/;
 
-export function isCiliumSocketProgram(name: string): boolean {
-  return name === '' || CILIUM_SOCKET_PROGRAM.test(name);
+/**
+ * Whether a program on a socket-LB attach type is Cilium's. An unnamed one is, only where the
+ * node's bpftool prints no program names at all (a kernel before names, the Cilium docs' old
+ * example): there Cilium's own hooks are unnamed, and reading them as missing would send on-call
+ * after a fault the node does not have. Where names are printed, Cilium's carry theirs, so an
+ * unnamed program on a socket hook is another tool's and must not make the root look healthy.
+ */
+export function isCiliumSocketProgram(name: string, namesPrinted: boolean): boolean {
+  return name === '' ? !namesPrinted : CILIUM_SOCKET_PROGRAM.test(name);
 }

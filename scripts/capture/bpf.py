@@ -30,7 +30,9 @@ ATTACH = {
     "getpeername4": (29, "sock_addr"),
     "getpeername6": (30, "sock_addr"),
 }
-BPF_F_ALLOW_MULTI = 2
+BPF_F_ALLOW_OVERRIDE, BPF_F_ALLOW_MULTI = 1, 2
+# BPF_PROG_ATTACH flags by the name bpftool prints for them (`none` prints as an empty column).
+ATTACH_FLAGS = {"none": 0, "override": BPF_F_ALLOW_OVERRIDE, "multi": BPF_F_ALLOW_MULTI}
 # BPF_OBJ_NAME_LEN is 16 with the NUL: the kernel keeps at most 15 characters of a name.
 OBJ_NAME_MAX = 15
 
@@ -112,9 +114,15 @@ def link(prog_fd: int, cgroup_dir: str, attach: str) -> int:
 
 def attach_multi(prog_fd: int, cgroup_dir: str, attach: str) -> None:
     """BPF_PROG_ATTACH with BPF_F_ALLOW_MULTI, as runc attaches its device filter."""
+    prog_attach(prog_fd, cgroup_dir, attach, "multi")
+
+
+def prog_attach(prog_fd: int, cgroup_dir: str, attach: str, flags: str) -> None:
+    """BPF_PROG_ATTACH (no link: the attachment lives until detached or the cgroup goes), as Cilium
+    attached its hooks before it used links, with flags none, override or multi."""
     cg = os.open(cgroup_dir, os.O_RDONLY | os.O_DIRECTORY)
     try:
-        _bpf(PROG_ATTACH, struct.pack("<IIII", cg, prog_fd, ATTACH[attach][0], BPF_F_ALLOW_MULTI))
+        _bpf(PROG_ATTACH, struct.pack("<IIII", cg, prog_fd, ATTACH[attach][0], ATTACH_FLAGS[flags]))
     finally:
         os.close(cg)
 

@@ -51,4 +51,4 @@ def capture(scratch: Scratch, backend: str, situation: str, out_dir: str) -> lis
         restore = [f"iptables-{backend}-restore", "--noflush"]
         run(["ip", "netns", "exec", netns, *restore], input=_rules(name, spec["host_mark"]))
     os.makedirs(out_dir, exist_ok=True)
-    return [record(slug, argv, out_dir, ["ip", "netns", "exec", netns]) for slug, argv in commands(backend)]
+    return [record(slug, argv, out_dir, ["ip", "netns", "exec", netns, *argv]) for slug, argv in commands(backend)]

@@ -1,7 +1,7 @@
 import type { SimCluster } from '../cluster.ts';
 import { all } from './all.ts';
 import { ClusterBuilder } from './builder.ts';
-import { cgroupHooksLeftBehind } from './cgroup-hooks-left-behind.ts';
+import { cgroupHooksLeftBehind, cgroupHooksRemoved, cgroupHooksSplit } from './cgroup-hooks-left-behind.ts';
 import { cgroupPrivateNs } from './cgroup-private-ns.ts';
 import { healthy } from './healthy.ts';
 import { hostIdentityWorld } from './host-identity-world.ts';
@@ -22,6 +22,8 @@ export const SCENARIOS: Readonly<Record<string, Scenario>> = {
   'unmanaged-pods': unmanagedPods,
   'cgroup-private-ns': cgroupPrivateNs,
   'cgroup-hooks-left-behind': cgroupHooksLeftBehind,
+  'cgroup-hooks-split': cgroupHooksSplit,
+  'cgroup-hooks-removed': cgroupHooksRemoved,
   'host-identity-world': hostIdentityWorld,
   'vxlan-blocked': vxlanBlocked,
   all,

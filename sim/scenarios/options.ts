@@ -47,7 +47,7 @@ export interface ScenarioOptions {
   vxlanCause?: VxlanCause;
   /** The Helm chart's `mount-cgroup` init container (`cgroup.autoMount.enabled`). Default on. */
   cgroupAutoMount?: boolean;
-  /** `cgroup-private-ns`, `cgroup-hooks-left-behind`: how many nodes (from the first) are broken. Default all. */
+  /** `cgroup-private-ns`, `cgroup-hooks-*`: how many nodes (from the first) are broken. Default all. */
   brokenCgroupNodes?: number;
   /** cilium-config `install-iptables-rules`. Default true. */
   installIptablesRules?: boolean;

@@ -43,7 +43,7 @@ export interface CgroupPlan {
   /** Agents whose socket-LB hooks are not on the host's cgroup root. */
   brokenNodes: string[];
   healthyNodes: string[];
-  /** `cgroup-hooks-left-behind`: per broken node, the host cgroup its hooks were left on. */
+  /** `cgroup-hooks-*`: per broken node, the host cgroup its hooks were left on (removed, for `cgroup-hooks-removed`). */
   hooksAt?: Record<string, string>;
 }
 

@@ -19,7 +19,7 @@ export const AGENT_CHECK_FAILED = 'AGENT_CHECK_FAILED';
  */
 interface AgentJudgement {
   node: string;
-  finding?: Finding;
+  findings: Finding[];
   evidence: Evidence;
 }
 
@@ -27,8 +27,7 @@ type Failure = Extract<AgentResult<AgentJudgement>, { ok: false }>;
 
 async function judgeAgent(cilium: CiliumFacade, agent: AgentPod, root: string): Promise<AgentJudgement> {
   const facts: AgentCgroupFacts = await readAgentFacts(cilium, agent, root);
-  const finding = judgePlacement(facts);
-  return { node: agent.node, ...(finding ? { finding } : {}), evidence: placementEvidence(facts) };
+  return { node: agent.node, findings: judgePlacement(facts), evidence: placementEvidence(facts) };
 }
 
 /** The error without per-pod detail, so 5,000 agents failing alike read as one cause. */
@@ -93,10 +92,10 @@ export const agentCgroupRootStep: Step<Params, CgroupRootState> = {
       });
     }
 
-    const misplaced = checked.filter((judged) => judged.finding && judged.finding.severity !== 'info');
-    const noted = checked.filter((judged) => judged.finding?.severity === 'info');
+    const misplaced = checked.filter((judged) => judged.findings.some((f) => f.severity !== 'info'));
+    const noted = checked.filter((judged) => judged.findings.length > 0 && !misplaced.includes(judged));
     const findings = [
-      ...[...misplaced, ...noted].flatMap((m) => (m.finding ? [m.finding] : [])),
+      ...[...misplaced, ...noted].flatMap((m) => m.findings),
       ...failures.map(failureFinding),
     ];
     // A healthy run still shows one agent's signals, so the report says what "healthy" rests on.

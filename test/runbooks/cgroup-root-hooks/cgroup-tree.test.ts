@@ -194,6 +194,16 @@ describe('parseCgroupTree on hand-written bpftool output', () => {
     ]);
   });
 
+  it('counts an unnamed socket-LB program as foreign where the walk prints names', () => {
+    const tree = parseCgroupTree(
+      `${HEADER}/run/cilium/cgroupv2\n2424     connect4        multi\n2425     sendmsg6        multi           cil_sock6_sendm\n`,
+    );
+    expect(tree.socketHooks.map((placement) => placement.programId)).toEqual([2425]);
+    expect(tree.foreignHooks).toEqual([
+      { hook: 'connect4', cgroup: '/run/cilium/cgroupv2', programId: 2424, name: '' },
+    ]);
+  });
+
   it('accepts CRLF line ends and output without the header', () => {
     const tree = parseCgroupTree(
       '/run/cilium/cgroupv2\r\n1        connect4        multi           cil_sock4_conne\r\n',
@@ -204,8 +214,8 @@ describe('parseCgroupTree on hand-written bpftool output', () => {
 
 describe('parseCgroupTree: nothing, or nothing readable', () => {
   it('reads a header alone, or [], as a walk that found no programs', () => {
-    expect(parseCgroupTree(HEADER)).toEqual({ cgroups: [], socketHooks: [] });
-    expect(parseCgroupTree('[]\n')).toEqual({ cgroups: [], socketHooks: [] });
+    expect(parseCgroupTree(HEADER)).toEqual({ cgroups: [], socketHooks: [], foreignHooks: [] });
+    expect(parseCgroupTree('[]\n')).toEqual({ cgroups: [], socketHooks: [], foreignHooks: [] });
   });
 
   it.each([
@@ -262,11 +272,8 @@ describe('parseCgroupTree: nothing, or nothing readable', () => {
 describe('parseCgroupShow (bpftool cgroup show ROOT)', () => {
   const root = '/run/cilium/cgroupv2';
 
-  it("reads the root's programs in text and JSON, unnamed ones too", () => {
-    const text = parseCgroupShow(
-      `${HEADER}2424     connect4\n2425     sendmsg6        multi           cil_sock6_sendm\n`,
-      root,
-    );
+  it("reads the root's programs in text and JSON, unnamed ones too (where no name is printed)", () => {
+    const text = parseCgroupShow(`${HEADER}2424     connect4\n2425     sendmsg6        multi\n`, root);
     expect(text.socketHooks.map((p) => [p.hook, p.cgroup, p.programId])).toEqual([
       ['connect4', root, 2424],
       ['sendmsg6', root, 2425],
@@ -284,7 +291,7 @@ describe('parseCgroupShow (bpftool cgroup show ROOT)', () => {
     ['a header alone', HEADER],
     ['[]', '[]'],
   ])('reads %s as a cgroup with no programs', (_what, output) => {
-    expect(parseCgroupShow(output, root)).toEqual({ cgroups: [], socketHooks: [] });
+    expect(parseCgroupShow(output, root)).toEqual({ cgroups: [], socketHooks: [], foreignHooks: [] });
   });
 
   it('reads the effective form, whose header has no AttachFlags column', () => {

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { cgroupRootHooks } from '../../../runbooks/cgroup-root-hooks/index.ts';
-import { HOOKS_NOT_ON_ROOT } from '../../../runbooks/cgroup-root-hooks/placement.ts';
+import { HOOKS_NOT_ON_ROOT, HOOKS_ON_REMOVED_CGROUP } from '../../../runbooks/cgroup-root-hooks/placement.ts';
 import { AGENT_CHECK_FAILED } from '../../../runbooks/cgroup-root-hooks/steps/agent-cgroup-root.ts';
 import { R } from '../../../sim/cluster.ts';
 import type { ScenarioOptions } from '../../../sim/scenarios/index.ts';
@@ -103,11 +103,47 @@ describe('cgroup-root-hooks on a planted incident', () => {
       const finding = step(report, 'agent-cgroup-root').findings.find((f) => f.target === node);
       const scope = `/run/cilium/cgroupv2${plan.cgroup?.hooksAt?.[node]}`;
       expect(finding?.message).toBe(
-        `${node}: the host's cgroup root /run/cilium/cgroupv2 has no socket-LB hooks; 10 sit below it on ${scope}; ClusterIP traffic outside that cgroup is not translated.`,
+        `${node}: 10 of Cilium's socket-LB hook types are not on the host's cgroup root /run/cilium/cgroupv2, only below it: ` +
+          `connect4, connect6, post_bind4, post_bind6, sendmsg4, sendmsg6, recvmsg4, recvmsg6, getpeername4, getpeername6 on ${scope}. ` +
+          "The root has none of Cilium's hooks. Pods outside that cgroup get no ClusterIP translation from those hooks.",
       );
-      expect(finding?.fix).toContain('rm /sys/fs/bpf/cilium/socketlb/links/cgroup/*');
+      expect(finding?.fix).toContain("sh -c 'rm /host/sys/fs/bpf/cilium/socketlb/links/cgroup/*'");
     }
     expect(step(report, 'agent-cgroup-root').summary).toContain(`2 of ${plan.nodes.length} agents`);
+  });
+
+  it('flags a set split between the root and the old scope, naming the types left below', async () => {
+    const { plan, access } = await start(['cgroup-hooks-split'], { brokenCgroupNodes: 1 });
+    const report = await run(access);
+    expect(report.verdict).toBe('degraded');
+    expect(flagged(report)).toEqual(plan.cgroup?.brokenNodes);
+    const [node] = plan.cgroup?.brokenNodes ?? [];
+    const finding = step(report, 'agent-cgroup-root').findings.find((f) => f.target === node);
+    expect(finding?.message).toBe(
+      `${node}: 8 of Cilium's socket-LB hook types are not on the host's cgroup root /run/cilium/cgroupv2, only below it: ` +
+        `connect4, connect6, post_bind4, post_bind6, sendmsg4, sendmsg6, recvmsg4, recvmsg6 on /run/cilium/cgroupv2${plan.cgroup?.hooksAt?.[node as string]}. ` +
+        "The root has Cilium's getpeername4, getpeername6. Pods outside that cgroup get no ClusterIP translation from those hooks.",
+    );
+  });
+
+  it('finds hooks on a removed cgroup through bpftool link show, naming the links and programs', async () => {
+    const { plan, access } = await start(['cgroup-hooks-removed'], { brokenCgroupNodes: 2 });
+    const report = await run(access);
+    expect(report.verdict).toBe('degraded');
+    const check = step(report, 'agent-cgroup-root');
+    expect(check.findings.map((f) => [f.code, f.target, f.severity]).sort()).toEqual(
+      (plan.cgroup?.brokenNodes ?? []).map((node) => [HOOKS_ON_REMOVED_CGROUP, node, 'critical']).sort(),
+    );
+    for (const finding of check.findings) {
+      expect(finding.message).toContain(
+        "Cilium's socket-LB links for connect4, connect6, post_bind4, post_bind6, sendmsg4, sendmsg6, recvmsg4, recvmsg6, getpeername4, getpeername6 are attached to a cgroup that is not in the tree under /run/cilium/cgroupv2",
+      );
+      expect(finding.message).toMatch(/link \d+ \(cil_sock4_connect, prog \d+, cgroup id \d+\)/);
+      expect(finding.fix).toContain("sh -c 'rm /host/sys/fs/bpf/cilium/socketlb/links/cgroup/*'");
+    }
+    expect(check.evidence[0]?.text).toMatch(
+      /socket-LB hooks: none; links off the tree: link \d+ \(cil_sock4_connect/,
+    );
   });
 
   it('finds only its own incident among all four', async () => {

@@ -16,6 +16,10 @@ export interface Capture {
 interface Manifest {
   cgroupMount: string;
   agentScope: string;
+  previousAgentScope: string;
+  /** The system's bpftool build, then the others the kit ran (`bpftool v5.10.223`...). */
+  bpftool: string;
+  bpftoolBuilds: { version: string; debianPackage: string }[];
   captures: (Omit<Capture, 'stdout' | 'stderr'> & { stdout: string; stderr: string })[];
 }
 

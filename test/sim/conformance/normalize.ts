@@ -8,7 +8,9 @@
  * - 64-hex container ids become `<container-id>` (the scratch tree's are not the simulated pods');
  * - `tree` lists a directory's children in kernfs order (by a hash of the name), so its entries
  *   are sorted; the programs inside an entry keep the tool's order;
- * - inodes (`stat -c %i`, `readlink /proc/self/ns/cgroup`) become `<inode>`.
+ * - inodes (`stat -c %i`, `readlink /proc/self/ns/cgroup`) become `<inode>`;
+ * - `link show`: link and program ids become `<id>` and `<prog>`; cgroup ids (inodes) become
+ *   `<cgroup N>`, numbered by first appearance, so which links share a cgroup still has to agree.
  * iptables
  * - the save header's and footer's dates become `<date>`;
  * - built-in chains' packet and byte counters become `[<packets>:<bytes>]`.
@@ -52,7 +54,22 @@ function sortedJsonTree(text: string): string {
   return `${JSON.stringify(value.map((entry) => JSON.stringify(entry)).sort())}\n`;
 }
 
+function linkIds(text: string): string {
+  const cgroups = new Map<string, number>();
+  const cgroup = (id: string) => {
+    if (!cgroups.has(id)) cgroups.set(id, cgroups.size + 1);
+    return `<cgroup ${cgroups.get(id)}>`;
+  };
+  return text
+    .replace(/"id":\d+/g, '"id":"<id>"')
+    .replace(/"prog_id":\d+/g, '"prog_id":"<prog>"')
+    .replace(/"cgroup_id":(\d+)/g, (_, id: string) => `"cgroup_id":"${cgroup(id)}"`)
+    .replace(/^\d+: (\w+) {2}prog \d+ {2}$/gm, '<id>: $1  prog <prog>  ')
+    .replace(/^\tcgroup_id (\d+) {2}/gm, (_, id: string) => `\tcgroup_id ${cgroup(id)}  `);
+}
+
 export function normalizeBpftool(text: string, command: string[], mount: string): string {
+  if (command[0] === 'bpftool' && command.includes('link')) return linkIds(text);
   let out = common(text.split('\n').map(programIds).join('\n'), mount);
   if (command[0] === 'stat' || command[0] === 'readlink') out = out.replace(/\d+/g, '<inode>');
   const isTree = command.includes('tree');

@@ -1,4 +1,4 @@
-import type { AgentState } from '../../../agent-state.ts';
+import type { AgentState, HookPlacement } from '../../../agent-state.ts';
 import { AGENT_CONTAINER, AGENT_LABEL, type SimCluster } from '../../../cluster.ts';
 import type { Pod } from '../../../objects.ts';
 import { podsOnNode } from '../../facts/pods-by-node.ts';
@@ -11,7 +11,12 @@ export interface BpfProgram {
   flags: 'multi' | '';
   /** The full name; bpftool decides how much of it to print. */
   name: string;
+  /** Attached through a bpf_link (systemd's and Cilium's are), pinned in bpffs or not. */
+  link?: { pinned?: string };
 }
+
+/** Where Cilium pins its socket-LB links (pkg/socketlb), one per program name. */
+export const CILIUM_LINK_PINS = '/sys/fs/bpf/cilium/socketlb/links/cgroup';
 
 export interface Cgroup {
   name: string;
@@ -48,6 +53,17 @@ const SYSTEMD_UNITS: readonly { path: string; programs: readonly [AttachType, st
   },
 ];
 
+/** systemd's unit programs with the ids the kernel gave them at boot (from 4, in unit order), all links. */
+export function systemdPrograms(): { path: string; program: BpfProgram }[] {
+  let nextId = 4;
+  return SYSTEMD_UNITS.flatMap((unit) =>
+    unit.programs.map(([type, name]) => ({
+      path: unit.path,
+      program: { id: nextId++, type, flags: 'multi' as const, name, link: {} },
+    })),
+  );
+}
+
 /** The order the kernel handed out ids to Cilium's hooks when it loaded them (not attach order). */
 const HOOK_ID_OFFSETS = [7, 9, 0, 1, 5, 6, 3, 2, 4, 8];
 
@@ -60,7 +76,7 @@ const HOOK_ID_OFFSETS = [7, 9, 0, 1, 5, 6, 3, 2, 4, 8];
 export function hostCgroupTree(cluster: SimCluster, agent: AgentState): Cgroup {
   // Built once per agent while the pods and the agent's cgroup facts stay the same: a fan-out runs
   // stat and bpftool against it thousands of times. Readers never change the tree.
-  const key = `${cluster.store.revision}|${agent.node}|${hookCgroups(agent).join(',')}|${agent.cgroup.containerPath}`;
+  const key = `${cluster.store.revision}|${agent.node}|${JSON.stringify(hookSets(agent))}|${agent.cgroup.containerPath}`;
   const cached = treeCache.get(agent);
   if (cached?.key === key) return cached.tree;
   const tree = buildHostCgroupTree(cluster, agent);
@@ -76,56 +92,90 @@ const treeCache = new WeakMap<AgentState, { key: string; tree: Cgroup }>();
  * nodes would cost the simulator more than the execs it serves.
  */
 function buildHostCgroupTree(cluster: SimCluster, agent: AgentState): Cgroup {
-  const paths = hookCgroups(agent);
-  const programs = paths.flatMap((path, set) => (path === '/' ? socketLbHooks(agent, set) : []));
+  const sets = hookSets(agent).filter((set) => !set.removed);
+  const programs = sets.flatMap((set) => (set.cgroup === '/' ? socketLbHooks(agent, set) : []));
   let children: Cgroup[] | undefined;
   return {
     name: '',
     programs,
     get children() {
-      children ??= buildChildren(cluster, agent, paths);
+      children ??= buildChildren(cluster, agent, sets);
       return children;
     },
   };
 }
 
+/** One set of Cilium's hooks: some or all of the ten, on one cgroup, live or removed. */
+export interface HookSet {
+  cgroup: string;
+  types: readonly AttachType[];
+  removed: boolean;
+  /** Its place among the node's sets: each set was loaded anew, so its programs have their own ids. */
+  index: number;
+}
+
+const ALL_HOOK_TYPES = SOCKET_LB_HOOKS.map((hook) => hook.type);
+
+function setOf(placement: string | HookPlacement, index: number): HookSet {
+  if (typeof placement === 'string')
+    return { cgroup: placement, types: ALL_HOOK_TYPES, removed: false, index };
+  const types = placement.hooks
+    ? ALL_HOOK_TYPES.filter((type) => placement.hooks?.includes(type))
+    : ALL_HOOK_TYPES;
+  return { cgroup: placement.cgroup, types, removed: placement.removed === true, index };
+}
+
 /** Where the socket-LB hooks are: where a scenario left them, else on the agent's cgroup mount. */
-function hookCgroups(agent: AgentState): string[] {
+export function hookSets(agent: AgentState): HookSet[] {
   if (!agent.socketLB) return [];
-  return agent.cgroup.hookCgroups ?? [agent.cgroup.mountIsHostRoot ? '/' : agent.cgroup.containerPath];
+  const placements = agent.cgroup.hookCgroups ?? [
+    agent.cgroup.mountIsHostRoot ? '/' : agent.cgroup.containerPath,
+  ];
+  return placements.map(setOf);
 }
 
-/** One set of Cilium's socket-LB hooks with the ids the kernel gave them on this node (each set loaded anew). */
-function socketLbHooks(agent: AgentState, set: number): BpfProgram[] {
-  const base = 1000 + (stableNumber(agent.node) % 2000) + set * SOCKET_LB_HOOKS.length;
-  return SOCKET_LB_HOOKS.map((hook, i) => ({
-    id: base + (HOOK_ID_OFFSETS[i] as number),
-    type: hook.type,
-    flags: 'multi',
-    name: hook.name,
-  }));
+/**
+ * One set of Cilium's socket-LB hooks with the ids the kernel gave them on this node (each set
+ * loaded anew), all attached as links. The agent has one pin per program name: a link is pinned
+ * when no earlier set holds that pin; a later set's links live on only while something holds them.
+ */
+export function socketLbHooks(agent: AgentState, set: HookSet): BpfProgram[] {
+  const base = 1000 + (stableNumber(agent.node) % 2000) + set.index * SOCKET_LB_HOOKS.length;
+  const earlier = hookSets(agent).slice(0, set.index);
+  return SOCKET_LB_HOOKS.flatMap((hook, i) =>
+    set.types.includes(hook.type)
+      ? [
+          {
+            id: base + (HOOK_ID_OFFSETS[i] as number),
+            type: hook.type,
+            flags: 'multi' as const,
+            name: hook.name,
+            link: earlier.some((other) => other.types.includes(hook.type))
+              ? {}
+              : { pinned: `${CILIUM_LINK_PINS}/${hook.name}` },
+          },
+        ]
+      : [],
+  );
 }
 
-function buildChildren(cluster: SimCluster, agent: AgentState, hookPaths: readonly string[]): Cgroup[] {
+function buildChildren(cluster: SimCluster, agent: AgentState, sets: readonly HookSet[]): Cgroup[] {
   const root: Cgroup = { name: '', programs: [], children: [] };
-  let nextId = 4;
+  let nextId = 100;
   const attach = (cgroup: Cgroup, type: AttachType, name: string) =>
     cgroup.programs.push({ id: nextId++, type, flags: 'multi', name });
 
   ensure(root, '/init.scope');
-  for (const unit of SYSTEMD_UNITS) {
-    const cgroup = ensure(root, unit.path);
-    for (const [type, name] of unit.programs) attach(cgroup, type, name);
-  }
-  nextId = 100;
+  for (const unit of SYSTEMD_UNITS) ensure(root, unit.path);
+  for (const { path, program } of systemdPrograms()) ensure(root, path).programs.push(program);
   for (const pod of podsOnNode(cluster, agent.node)) {
     for (const path of containerScopes(pod)) attach(ensure(root, path), 'device', '');
   }
   const agentScope = ensure(root, agent.cgroup.containerPath);
   if (agentScope.programs.length === 0) attach(agentScope, 'device', '');
-  hookPaths.forEach((path, set) => {
-    if (path !== '/') ensure(root, path).programs.push(...socketLbHooks(agent, set));
-  });
+  for (const set of sets) {
+    if (set.cgroup !== '/') ensure(root, set.cgroup).programs.push(...socketLbHooks(agent, set));
+  }
   return root.children;
 }
 

@@ -13,11 +13,14 @@ import {
   treeText,
 } from './cgroup-output.ts';
 import { bpftoolJson, type JsonValue } from './json-writer.ts';
+import { linkJson, linkText, nodeLinks } from './links.ts';
 
 interface Options {
   json: boolean;
   pretty: boolean;
   version: boolean;
+  /** -f/--bpffs: show where objects are pinned. */
+  pinned: boolean;
   positionals: string[];
   unknown?: string;
 }
@@ -31,15 +34,17 @@ function isPrefix(word: string | undefined, full: string): boolean {
 
 /** getopt_long as bpftool calls it: options may come anywhere, short ones may be combined (`-jp`). */
 function parseOptions(args: string[]): Options {
-  const options: Options = { json: false, pretty: false, version: false, positionals: [] };
+  const options: Options = { json: false, pretty: false, version: false, pinned: false, positionals: [] };
   for (const arg of args) {
     if (arg === '--json') options.json = true;
     else if (arg === '--pretty') options.pretty = options.json = true;
     else if (arg === '--version') options.version = true;
+    else if (arg === '--bpffs') options.pinned = true;
     else if (/^-[jpVfmnd]+$/.test(arg)) {
       if (arg.includes('j')) options.json = true;
       if (arg.includes('p')) options.pretty = options.json = true;
       if (arg.includes('V')) options.version = true;
+      if (arg.includes('f')) options.pinned = true;
     } else if (arg.startsWith('-') && arg !== '-') options.unknown ??= arg;
     else options.positionals.push(arg);
   }
@@ -47,8 +52,8 @@ function parseOptions(args: string[]): Options {
 }
 
 /**
- * `bpftool [-j|-p] cgroup { tree [ROOT] | show CGROUP }` inside the agent container, walking the
- * cgroup2 mount the path names. Errors go through p_err: `Error: ...` on stderr, or
+ * `bpftool [-j|-p] [-f] { cgroup { tree [ROOT] | show CGROUP } | link show }` inside the agent
+ * container, walking the cgroup2 mount the path names; `link show` lists the node's links. Errors go through p_err: `Error: ...` on stderr, or
  * `{"error": ...}` in the JSON stream; failures exit 255 (bpftool returns -1).
  */
 export function bpftool({ ctx, agent, argv, io }: AgentInvocation): number {
@@ -72,6 +77,16 @@ export function bpftool({ ctx, agent, argv, io }: AgentInvocation): number {
     return 0;
   }
   const [object, command, ...rest] = options.positionals;
+  if (isPrefix(object, 'link')) {
+    if (!(command === undefined || isPrefix(command, 'show') || isPrefix(command, 'list')) || rest.length > 0)
+      return fail(`unrecognized command '${[command, ...rest].join(' ')}'`);
+    const links = nodeLinks(agent);
+    // bpftool adds `pinned` to each link only when its table of pins is not empty.
+    const pinned = options.pinned && links.some((link) => link.pinned);
+    if (options.json) emitJson(links.map((link) => linkJson(link, flavor, pinned)));
+    else io.stdout(links.map((link) => linkText(link, flavor, options.pinned)).join(''));
+    return 0;
+  }
   if (!isPrefix(object, 'cgroup')) return fail(`unrecognized command '${object ?? ''}'`);
   const query: Query = { flavor, effective: isPrefix(rest[1], 'effective') };
   const inherited = (hostPath: string) => inheritedPrograms(hostCgroupTree(ctx.cluster, agent), hostPath);
