@@ -15,6 +15,7 @@ export const SAFETY_CORE_TESTS = [
   'test/src/engine/actuator.test.ts',
   'test/src/engine/actuator-races.test.ts',
   'test/src/engine/actuator-agents.test.ts',
+  'test/src/engine/actuator-unconfirmed.test.ts',
   'test/src/engine/late-stop.test.ts',
   'test/src/engine/journal.test.ts',
   'test/src/engine/verdict.test.ts',
