@@ -1,10 +1,10 @@
-import pLimit from 'p-limit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type LocalServer, startLocalServer } from '../../cli/serve/local-server.ts';
 import { consoleSink } from '../../src/chat/console.ts';
 import type { Verdict } from '../../src/engine/types.ts';
 import { memoryStore, type RunRecord } from '../../src/store/index.ts';
 import { collector, testConfig } from '../functions/harness.ts';
+import { expectedIds, putAll } from '../src/store/run-trail.ts';
 import { run } from '../src/store/state-store-suite.ts';
 import { runCli } from './run-cli.ts';
 
@@ -35,8 +35,7 @@ describe('responder history --server', () => {
   let server: LocalServer;
   beforeAll(async () => {
     const store = memoryStore();
-    const limit = pLimit(16);
-    await Promise.all(runs.map((record) => limit(() => store.runs.put(record))));
+    await putAll(store, runs);
     server = await startLocalServer({
       config: testConfig(),
       chat: consoleSink(collector().stream),
@@ -58,39 +57,26 @@ describe('responder history --server', () => {
       ...args,
     ]);
     expect(code, output).toBe(0);
-    return (JSON.parse(stdout) as RecordOf[]).map((r) => r.runId);
+    return (JSON.parse(stdout) as RunRecord[]).map((r) => r.runId);
   };
-  type RecordOf = Pick<RunRecord, 'runId'>;
-  const newest = (records: RunRecord[]) => records.map((r) => r.runId).reverse();
 
   it('reads past the 500 a page holds: --limit 1200 gives every run once, newest first', async () => {
-    expect(await history('--limit', '1200', '--json')).toEqual(newest(runs));
+    expect(await history('--limit', '1200', '--json')).toEqual(expectedIds(runs));
   });
 
   it('stops at --limit in the middle of a page', async () => {
-    expect(await history('--limit', '777', '--json')).toEqual(newest(runs).slice(0, 777));
+    expect(await history('--limit', '777', '--json')).toEqual(expectedIds(runs).slice(0, 777));
   });
 
   it('passes --cluster, --runbook, --verdict and --since to the server', async () => {
-    const since = new Date(T0 + 300 * 60_000).toISOString();
-    const wanted = runs.filter(
-      (r) =>
-        r.cluster === 'prod-eu' &&
-        r.runbook === 'unmanaged-pods' &&
-        r.verdict === 'failed' &&
-        r.queuedAt >= since,
-    );
-    const args = [
-      '--cluster',
-      'prod-eu',
-      '--runbook',
-      'unmanaged-pods',
-      '--verdict',
-      'failed',
-      '--since',
-      since,
-    ];
-    expect(await history(...args, '--limit', '1000', '--json')).toEqual(newest(wanted));
+    const filter = {
+      cluster: 'prod-eu',
+      runbook: 'unmanaged-pods',
+      verdict: 'failed',
+      since: new Date(T0 + 300 * 60_000).toISOString(),
+    } as const;
+    const args = Object.entries(filter).flatMap(([key, value]) => [`--${key}`, value]);
+    expect(await history(...args, '--limit', '1000', '--json')).toEqual(expectedIds(runs, filter));
   });
 
   it('names a bad filter as the server does, exit 2', async () => {

@@ -1,9 +1,9 @@
-import pLimit from 'p-limit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHttpApp } from '../../functions/http-app.ts';
 import type { Verdict } from '../../src/engine/types.ts';
 import { dynamoStore, memoryStore, type RunRecord, type StateStore } from '../../src/store/index.ts';
 import { type LocalDynamoDB, startLocalDynamoDB } from '../src/store/local-dynamodb.ts';
+import { expectedIds, putAll } from '../src/store/run-trail.ts';
 import { run } from '../src/store/state-store-suite.ts';
 import { appOf, OPERATOR_TOKEN, RUNBOOK_IDS, recordingQueue, testConfig } from './harness.ts';
 
@@ -31,12 +31,6 @@ function trail(): RunRecord[] {
   );
 }
 
-const newestFirst = (runs: RunRecord[]) =>
-  [...runs].sort((a, b) => {
-    const [x, y] = [`${a.queuedAt}#${a.runId}`, `${b.queuedAt}#${b.runId}`];
-    return x === y ? 0 : x > y ? -1 : 1;
-  });
-
 interface Answer {
   runs: RunRecord[];
   next?: string;
@@ -48,8 +42,7 @@ function describePaging(adapter: string, makeStore: () => Promise<StateStore>) {
     let http: ReturnType<typeof createHttpApp>;
     beforeAll(async () => {
       const store = await makeStore();
-      const limit = pLimit(16);
-      await Promise.all(runs.map((record) => limit(() => store.runs.put(record))));
+      await putAll(store, runs);
       http = createHttpApp({
         app: appOf({
           config: testConfig(),
@@ -82,7 +75,7 @@ function describePaging(adapter: string, makeStore: () => Promise<StateStore>) {
     it(`returns each of ${RUNS} runs exactly once, newest first, 500 a page, and no next after the last`, async () => {
       const answers = await pages({ limit: '500' });
       expect(answers.map((a) => a.runs.length)).toEqual([500, 500, 100]);
-      expect(ids(answers)).toEqual(newestFirst(runs).map((r) => r.runId));
+      expect(ids(answers)).toEqual(expectedIds(runs));
       expect(answers.at(-1)).not.toHaveProperty('next');
       // Opaque: the cursor is not the run id or the time it names.
       expect(answers[0]?.next).toMatch(/^[\w-]+$/);
@@ -90,19 +83,15 @@ function describePaging(adapter: string, makeStore: () => Promise<StateStore>) {
     });
 
     it('combines cluster, runbook, verdict and since (a time or how far back)', async () => {
-      const wanted = (since: string) =>
-        newestFirst(
-          runs.filter(
-            (r) =>
-              r.cluster === 'prod-us' &&
-              r.runbook === 'unmanaged-pods' &&
-              r.verdict === 'failed' &&
-              r.queuedAt >= since,
-          ),
-        ).map((r) => r.runId);
+      const query = {
+        cluster: 'prod-us',
+        runbook: 'unmanaged-pods',
+        verdict: 'failed',
+        limit: '20',
+      } as const;
+      const wanted = (since: string) => expectedIds(runs, { ...query, since });
       const since = new Date(NOW - 700 * 60_000).toISOString();
       expect(wanted(since).length).toBeGreaterThan(40);
-      const query = { cluster: 'prod-us', runbook: 'unmanaged-pods', verdict: 'failed', limit: '20' };
       expect(ids(await pages({ ...query, since }))).toEqual(wanted(since));
       expect(ids(await pages({ ...query, since: '700m' }))).toEqual(wanted(since));
       const twelveHours = new Date(NOW - 12 * 3_600_000).toISOString();
@@ -112,9 +101,7 @@ function describePaging(adapter: string, makeStore: () => Promise<StateStore>) {
 
     it('filters on verdict alone across clusters', async () => {
       const answers = await pages({ verdict: 'degraded', limit: '100' });
-      expect(ids(answers)).toEqual(
-        newestFirst(runs.filter((r) => r.verdict === 'degraded')).map((r) => r.runId),
-      );
+      expect(ids(answers)).toEqual(expectedIds(runs, { verdict: 'degraded' }));
     });
   });
 }

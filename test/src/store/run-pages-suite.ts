@@ -1,7 +1,7 @@
-import pLimit from 'p-limit';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Verdict } from '../../../src/engine/types.ts';
 import type { RunPage, RunPageQuery, RunRecord, StateStore } from '../../../src/store/index.ts';
+import { expectedIds, putAll } from './run-trail.ts';
 import { run } from './state-store-suite.ts';
 
 /** Paging through the audit trail, the same for every StateStore adapter. */
@@ -29,15 +29,6 @@ function trail(): RunRecord[] {
   });
 }
 
-/** What a listing must give: newest queuedAt first, then the id in byte order, descending. */
-function newestFirst(runs: RunRecord[]): string[] {
-  const key = (r: RunRecord) => `${r.queuedAt}#${r.runId}`;
-  return runs
-    .map(key)
-    .sort((a, b) => (a === b ? 0 : a > b ? -1 : 1))
-    .map((k) => k.slice(k.indexOf('#') + 1));
-}
-
 async function walk(store: StateStore, query: Omit<RunPageQuery, 'after'>): Promise<RunPage[]> {
   const pages: RunPage[] = [];
   let after: string | undefined;
@@ -57,50 +48,41 @@ export function describeRunPages(adapter: string, makeStore: () => Promise<State
     let store: StateStore;
     beforeAll(async () => {
       store = await makeStore();
-      const limit = pLimit(16);
-      await Promise.all(runs.map((record) => limit(() => store.runs.put(record))));
+      await putAll(store, runs);
     }, 60_000);
 
     it(`pages through ${RUNS} runs 500 at a time: each exactly once, newest first, and the last page says so`, async () => {
       const pages = await walk(store, { limit: 500 });
       expect(pages.map((page) => page.runs.length)).toEqual([500, 500, 203]);
       expect(pages.at(-1)?.next).toBeUndefined();
-      expect(ids(pages)).toEqual(newestFirst(runs));
+      expect(ids(pages)).toEqual(expectedIds(runs));
       expect(new Set(ids(pages)).size).toBe(RUNS);
     });
 
     it('combines cluster, runbook, verdict and since, paged 7 at a time across runs sharing a millisecond', async () => {
-      const since = new Date(T0 + 100 * 1000).toISOString();
-      const wanted = runs.filter(
-        (r) =>
-          r.cluster === 'prod-us' &&
-          r.runbook === 'host-identity' &&
-          r.verdict === 'failed' &&
-          r.queuedAt >= since,
-      );
-      expect(wanted.length).toBeGreaterThan(14);
-      const pages = await walk(store, {
+      const filter = {
         cluster: 'prod-us',
         runbook: 'host-identity',
-        verdict: 'failed',
-        since,
-        limit: 7,
-      });
-      expect(ids(pages)).toEqual(newestFirst(wanted));
+        verdict: 'failed' as const,
+        since: new Date(T0 + 100 * 1000).toISOString(),
+      };
+      expect(expectedIds(runs, filter).length).toBeGreaterThan(14);
+      const pages = await walk(store, { ...filter, limit: 7 });
+      expect(ids(pages)).toEqual(expectedIds(runs, filter));
       for (const page of pages) expect(page.runs.length).toBeLessThanOrEqual(7);
     });
 
     it('filters on runbook and verdict without a cluster, across every cluster', async () => {
-      const wanted = runs.filter((r) => r.runbook === 'unmanaged-pods' && r.verdict === 'remediated');
-      const pages = await walk(store, { runbook: 'unmanaged-pods', verdict: 'remediated', limit: 50 });
-      expect(ids(pages)).toEqual(newestFirst(wanted));
+      const filter = { runbook: 'unmanaged-pods', verdict: 'remediated' as const };
+      const pages = await walk(store, { ...filter, limit: 50 });
+      expect(ids(pages)).toEqual(expectedIds(runs, filter));
       expect(new Set(pages.flatMap((p) => p.runs.map((r) => r.cluster)))).toEqual(new Set(CLUSTERS));
     });
 
     it('counts a run queued exactly at `since`, and none before it', async () => {
       const since = new Date(T0 + 390 * 1000).toISOString();
       const pages = await walk(store, { since, limit: 4 });
-      expect(ids(pages)).toEqual(newestFirst(runs.filter((r) => r.queuedAt >= since)));
+      expect(ids(pages)).toEqual(expectedIds(runs, { since }));
       expect(pages.flatMap((p) => p.runs).at(-1)?.queuedAt).toBe(since);
     });
 
