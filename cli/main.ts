@@ -3,6 +3,7 @@ import packageJson from '../package.json' with { type: 'json' };
 import { brakeCommand } from './commands/brake.ts';
 import { demoCommand } from './commands/demo.ts';
 import { historyCommand } from './commands/history.ts';
+import { initCommand } from './commands/init.ts';
 import { listCommand } from './commands/list.ts';
 import { newCommand } from './commands/new.ts';
 import { rbacCommand } from './commands/rbac.ts';
@@ -33,12 +34,13 @@ export async function main(argv: string[]): Promise<number> {
       'after',
       `
 Examples:
+  $ responder init                                 # a project for your own runbooks and stack
   $ responder list
   $ responder run all --sim all
   $ responder run unmanaged-pods --context prod --mode auto
   $ responder history
 
-Config: --config, else $RESPONDER_CONFIG, else responder.config.yaml (see responder.config.example.yaml).
+Config: --config, else $RESPONDER_CONFIG, else responder.config.yaml (responder init writes one).
 Exit codes: 0 healthy or remediated, 1 problems remain, 2 a run failed or the command could not run.`,
     )
     .exitOverride()
@@ -53,6 +55,7 @@ Exit codes: 0 healthy or remediated, 1 problems remain, 2 a run failed or the co
     simCommand(),
     rbacCommand(),
     demoCommand(setExitCode),
+    initCommand(),
     newCommand(),
   ]) {
     program.addCommand(withOurExits(command));

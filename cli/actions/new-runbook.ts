@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { isSeq, parseDocument } from 'yaml';
 import { RUNBOOK_IDS } from '../../runbooks/catalog.ts';
 import { RUNBOOK_ID } from '../../sdk/rules.ts';
 
@@ -8,10 +9,19 @@ const title = (id: string) => id.replace(/-/g, ' ');
 
 function files(id: string): Record<string, string> {
   return {
-    [`runbooks/${id}/index.ts`]: `import { defineRunbook, z } from 'cilium-responder/sdk';
-import { check } from './steps/check.ts';
+    [`runbooks/${id}/params.ts`]: `import { z } from 'cilium-responder/sdk';
 
-export const params = z.object({});
+// \`--set maxNotReady=1 --set nodes=a,b\` and Slack's \`maxNotReady=1\` are read as these types.
+export const params = z.object({
+  maxNotReady: z.int().min(0).default(0).describe('agents that may be not ready before it reports them'),
+  nodes: z.array(z.string()).optional().describe('only the agents on these nodes (default: every node)'),
+});
+
+export type Params = z.output<typeof params>;
+`,
+    [`runbooks/${id}/index.ts`]: `import { defineRunbook } from 'cilium-responder/sdk';
+import { params } from './params.ts';
+import { check } from './steps/check.ts';
 
 export default defineRunbook({
   id: '${id}',
@@ -26,23 +36,29 @@ export default defineRunbook({
 });
 `,
     [`runbooks/${id}/steps/check.ts`]: `import { defineStep, evidence, finding, outcome, statusFor } from 'cilium-responder/sdk';
+import type { Params } from '../params.ts';
 
 /** Reads through ctx.kube and ctx.cilium; writes only through ctx.actuator. */
-export const check = defineStep({
+export const check = defineStep<Params>({
   id: 'check',
   title: 'the check',
   run: async (ctx) => {
-    const agents = await ctx.cilium.agents();
+    const { maxNotReady, nodes } = ctx.params;
+    const agents = (await ctx.cilium.agents()).filter((agent) => !nodes || nodes.includes(agent.node));
     const notReady = agents.filter((agent) => !agent.ready);
-    const findings = notReady.map((agent) =>
-      finding({
-        code: 'AGENT_NOT_READY',
-        target: agent.node,
-        message: \`Cilium agent \${agent.name} is not ready\`,
-        fix: \`kubectl -n \${agent.namespace} logs \${agent.name}\`,
-      }),
-    );
-    return outcome(statusFor(findings), \`\${agents.length - notReady.length} of \${agents.length} agents ready\`, {
+    const findings =
+      notReady.length > maxNotReady
+        ? notReady.map((agent) =>
+            finding({
+              code: 'AGENT_NOT_READY',
+              target: agent.node,
+              message: \`Cilium agent \${agent.name} is not ready\`,
+              fix: \`kubectl -n \${agent.namespace} logs \${agent.name}\`,
+            }),
+          )
+        : [];
+    const summary = \`\${agents.length - notReady.length} of \${agents.length} agents ready (\${maxNotReady} may not be)\`;
+    return outcome(statusFor(findings), summary, {
       findings,
       evidence: [evidence('agents', agents.map((agent) => agent.node).join(', '))],
     });
@@ -88,4 +104,23 @@ export async function scaffoldRunbook(id: string, dir: string): Promise<string[]
     await writeFile(join(dir, path), text, { flag: 'wx' });
   }
   return planned.map(([path]) => path);
+}
+
+/**
+ * Names the runbook in `dir`'s responder.config.yaml (`runbooks:`), keeping the file's comments;
+ * returns false when there is no such file or it names the runbook already.
+ */
+export async function addToConfig(id: string, dir: string): Promise<boolean> {
+  const file = join(dir, 'responder.config.yaml');
+  if (!existsSync(file)) return false;
+  const document = parseDocument(await readFile(file, 'utf8'));
+  const entry = `./runbooks/${id}/index.ts`;
+  const runbooks = document.get('runbooks');
+  if (isSeq(runbooks)) {
+    if (runbooks.items.some((item) => String((item as { value?: unknown }).value ?? item) === entry))
+      return false;
+    runbooks.add(entry);
+  } else document.set('runbooks', [entry]);
+  await writeFile(file, document.toString());
+  return true;
 }
