@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Finding, Report } from '../../../src/engine/types.ts';
 import { shorten, summarize } from '../../../src/report/summary.ts';
+import { fullReportText } from '../../../src/report/text.ts';
 import { report, step, unmanagedPod } from '../chat/reports.ts';
 
 const rootCause: Finding = {
@@ -69,6 +70,15 @@ describe('summarize, with writes that may have happened', () => {
     expect(summary.diagnosis).toMatch(
       /^2 of 3 fixed and verified \(1 pod evicted\); 2 pod evictions may have happened \(the answer was lost\), 1 open: /,
     );
+  });
+
+  it('the full text lists them under their own heading, with why', () => {
+    const text = fullReportText(lostAnswers);
+    expect(text).toContain('Done (1):\n  evict-pod shop/web-1\n');
+    expect(text).toContain(
+      'Unconfirmed, may have happened (2):\n  evict-pod shop/web-2 (may have happened: 504)\n  evict-pod shop/web-3 (may have happened: 504)\n',
+    );
+    expect(fullReportText(acted)).not.toContain('Unconfirmed');
   });
 
   it('a problem whose write is unconfirmed is fixed only when the last step no longer finds it', () => {
