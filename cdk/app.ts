@@ -3,7 +3,8 @@ import { AwsSolutionsChecks } from 'cdk-nag';
 import { loadConfigWithRunbooks, RunbookModuleError } from '../runbooks/team.ts';
 import { ConfigError } from '../src/config/load.ts';
 import { stackRegion } from './access-entries.ts';
-import { configFile, undeployableClusters } from './config-file.ts';
+import { configFile, deployProblems } from './config-file.ts';
+import { EXAMPLE_STACK, refuseDeploy } from './example-guard.ts';
 import { ResponderStack } from './responder-stack.ts';
 
 // `npx cdk synth` / `npx cdk deploy`: the stack from the responder config, validated by the same
@@ -12,12 +13,13 @@ async function synth(): Promise<void> {
   const app = new App();
   const context = { config: app.node.tryGetContext('config'), example: app.node.tryGetContext('example') };
   const file = configFile(context);
-  const { config, runbooks } = await loadConfigWithRunbooks(file.path);
   // The example's simulator cluster is for looking at the template, never for a deploy.
-  const problems = file.example ? [] : undeployableClusters(config);
-  if (problems.length > 0) throw new ConfigError(problems.map((p) => `${file.path}: ${p}`).join('\n'));
+  const { config, runbooks } = await loadConfigWithRunbooks(
+    file.path,
+    file.example ? undefined : deployProblems,
+  );
   const alarmEmail = app.node.tryGetContext('alarmEmail');
-  new ResponderStack(app, 'CiliumResponder', {
+  const stack = new ResponderStack(app, file.example ? EXAMPLE_STACK : 'CiliumResponder', {
     description: 'Cilium Responder: incident responder for EKS clusters that run Cilium',
     // The clusters' region (see stackRegion), else the CLI's; the account is the credentials'.
     env: {
@@ -31,6 +33,7 @@ async function synth(): Promise<void> {
       ...(typeof alarmEmail === 'string' ? { alarmEmail } : {}),
     },
   });
+  if (file.example) refuseDeploy(stack);
   Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
   app.synth();
 }

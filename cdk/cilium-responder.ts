@@ -18,7 +18,7 @@ import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { type RunbookSet, runbookInfo } from '../runbooks/team.ts';
 import { TEAM_CATALOG_ENV, teamCatalogJson } from '../runbooks/team-catalog.ts';
-import { deployOf, type ResponderConfig } from '../src/config/schema.ts';
+import { deployOf, type ResponderConfig, SCHEDULE_NAME_PREFIX } from '../src/config/schema.ts';
 import { RUNS_BY_CLUSTER, RUNS_BY_TIME, TTL_ATTRIBUTE } from '../src/store/dynamodb/layout.ts';
 import { addAccessEntries, type RegionScope, sameAccountClusters } from './access-entries.ts';
 import { ALARM_PERIOD, AlarmTopic } from './alarm-topic.ts';
@@ -372,7 +372,7 @@ export class CiliumResponder extends Construct {
     this.eventDeadLetters.grantSendMessages(invoker);
     for (const schedule of config.schedules) {
       new CfnSchedule(this, `Schedule-${schedule.name}`, {
-        name: `cilium-responder-${schedule.name}`,
+        name: `${SCHEDULE_NAME_PREFIX}${schedule.name}`,
         scheduleExpression: schedule.expression,
         flexibleTimeWindow: { mode: 'OFF' },
         target: {

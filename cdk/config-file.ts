@@ -1,7 +1,8 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { ConfigError } from '../src/config/load.ts';
+import { ConfigError, type ConfigProblem } from '../src/config/load.ts';
 import type { ResponderConfig } from '../src/config/schema.ts';
+import { stackRegion } from './access-entries.ts';
 
 /**
  * The config the stack is built from: the `config` context (`cdk synth -c config=prod.yaml`), else
@@ -24,15 +25,40 @@ export function configFile(
 }
 
 /**
- * Clusters a Lambda function cannot reach: `sim` is the in-process simulator and `kubeconfig` a
- * file on this machine; in AWS the worker reaches a cluster through `eks` only.
+ * What a config valid for the CLI may still not deploy, at the field to change (the file's line is
+ * added by the loader):
+ * - a `sim` or `kubeconfig` cluster: the deployed functions reach clusters through `eks` only;
+ * - two same-account EKS clusters outside the stack's region whose names differ only by dashes or
+ *   underscores: the stack holding that region's access entries would give both one logical id.
  */
-export function undeployableClusters(config: ResponderConfig): string[] {
-  return config.clusters.flatMap((cluster) => {
+export function deployProblems(config: ResponderConfig): ConfigProblem[] {
+  const unreachable = config.clusters.flatMap((cluster, index) => {
     const kind = cluster.sim ? 'sim' : cluster.kubeconfig ? 'kubeconfig' : undefined;
     if (!kind) return [];
     return [
-      `cluster "${cluster.name}" uses ${kind}, which the deployed functions cannot reach: give it eks: { name, region } (and roleArn for another account), or leave it out of the deployed config`,
+      {
+        path: ['clusters', index, kind],
+        message: `cluster "${cluster.name}" uses ${kind}, which the deployed functions cannot reach: give it eks: { name, region } (and roleArn for another account), or leave it out of the deployed config`,
+      },
     ];
   });
+  const ids = new Map<string, string>();
+  const home = stackRegion(config);
+  const collisions = config.clusters.flatMap((cluster, index) => {
+    if (!cluster.eks || cluster.eks.roleArn || cluster.eks.region === home) return [];
+    const { name, region } = cluster.eks;
+    const key = `${region}|${name.replace(/[^A-Za-z0-9]/g, '')}`;
+    const first = ids.get(key);
+    if (first === undefined || first === name) {
+      ids.set(key, name);
+      return [];
+    }
+    return [
+      {
+        path: ['clusters', index, 'eks', 'name'],
+        message: `EKS clusters ${first} and ${name} in ${region} differ only by dashes or underscores, so their access entries would share one CloudFormation id in the stack for ${region}: set deploy.region to ${region}, where the responder's own stack keeps them apart`,
+      },
+    ];
+  });
+  return [...unreachable, ...collisions];
 }

@@ -2,7 +2,7 @@ import { dirname, isAbsolute, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { RUNBOOK_ID, readOnlyRuleProblem } from '../sdk/rules.ts';
 import type { PermissionRule } from '../src/cluster/permissions.ts';
-import { loadConfig } from '../src/config/load.ts';
+import { loadConfig, type ParseOptions } from '../src/config/load.ts';
 import type { ResponderConfig } from '../src/config/schema.ts';
 import type { AnyRunbook, RunbookInfo } from '../src/engine/types.ts';
 import { RUNBOOK_CATALOG } from './catalog.ts';
@@ -136,8 +136,12 @@ export async function loadRunbookSet(specs: readonly string[], baseDir: string):
  */
 export async function loadConfigWithRunbooks(
   file: string,
+  checks?: ParseOptions['checks'],
 ): Promise<{ config: ResponderConfig; runbooks: RunbookSet }> {
   const { runbooks: specs } = await loadConfig(file);
   const runbooks = await loadRunbookSet(specs, dirname(resolve(file)));
-  return { config: await loadConfig(file, { runbooks: runbooks.ids }), runbooks };
+  return {
+    config: await loadConfig(file, { runbooks: runbooks.ids, ...(checks ? { checks } : {}) }),
+    runbooks,
+  };
 }

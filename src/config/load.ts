@@ -11,16 +11,21 @@ export class ConfigError extends Error {
   }
 }
 
+/** A problem a check finds in a valid config, at the field it names. */
+export interface ConfigProblem {
+  path: (string | number)[];
+  message: string;
+}
+
 export interface ParseOptions {
   /** Runbook ids routes and schedules may name (checked when given). */
   runbooks?: readonly string[];
+  /** More checks of a valid config (the deploy's, at synth), reported like the schema's: file, line, field. */
+  checks?: (config: ResponderConfig) => ConfigProblem[];
 }
 
 /** Runbook names the config uses that do not exist, with their paths. */
-function unknownRunbooks(
-  config: ResponderConfig,
-  known: readonly string[],
-): { path: (string | number)[]; message: string }[] {
+function unknownRunbooks(config: ResponderConfig, known: readonly string[]): ConfigProblem[] {
   const valid = new Set([...known, 'all']);
   const named = [
     ...config.routes.map((route, i) => ({ path: ['routes', i, 'runbook'], id: route.runbook })),
@@ -56,10 +61,14 @@ export function parseConfig(text: string, source = 'config', options: ParseOptio
     throw new ConfigError(`${source}:${line}: ${syntax.message.split('\n')[0]}`);
   }
   const parsed = ConfigSchema.safeParse(document.toJS());
-  if (parsed.success && !options.runbooks) return parsed.data;
+  if (parsed.success && !options.runbooks && !options.checks) return parsed.data;
   const style = { indices: 'dotted', root: '(top level)' } as const;
+  const found = (config: ResponderConfig) => [
+    ...(options.runbooks ? unknownRunbooks(config, options.runbooks) : []),
+    ...(options.checks?.(config) ?? []),
+  ];
   const issues = parsed.success
-    ? unknownRunbooks(parsed.data, options.runbooks ?? []).map(({ path, message }) => ({
+    ? found(parsed.data).map(({ path, message }) => ({
         path,
         field: fieldOf(path, style),
         problem: message,

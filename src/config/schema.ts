@@ -82,9 +82,16 @@ const RouteSchema = z
   })
   .strict();
 
+/** EventBridge Scheduler names a schedule `cilium-responder-<name>`, and allows 64 characters. */
+export const SCHEDULE_NAME_PREFIX = 'cilium-responder-';
+const SCHEDULER_NAME_MAX = 64;
+
 const ScheduleSchema = z
   .object({
-    name,
+    name: name.max(
+      SCHEDULER_NAME_MAX - SCHEDULE_NAME_PREFIX.length,
+      `at most ${SCHEDULER_NAME_MAX - SCHEDULE_NAME_PREFIX.length} characters: its EventBridge Scheduler schedule, ${SCHEDULE_NAME_PREFIX}<name>, may have ${SCHEDULER_NAME_MAX}`,
+    ),
     /** An EventBridge Scheduler expression, e.g. `cron(0 3 * * ? *)` or `rate(1 day)`. */
     expression: z.string().superRefine((expression, ctx) => {
       const problem = scheduleExpressionProblem(expression);
@@ -202,6 +209,24 @@ export const ConfigSchema = z
           path: ['clusters', index, 'name'],
         });
       }
+    });
+    // One name per EKS cluster: the lease and the brake are kept per name, so two names would let
+    // two runs act on one cluster at once, each with a full brake.
+    const eksClusters = new Map<string, string>();
+    config.clusters.forEach((cluster, index) => {
+      if (!cluster.eks) return;
+      const account = cluster.eks.roleArn?.split(':')[4] ?? 'own';
+      const key = `${account}|${cluster.eks.region}|${cluster.eks.name}`;
+      const first = eksClusters.get(key);
+      if (first === undefined) {
+        eksClusters.set(key, cluster.name);
+        return;
+      }
+      ctx.addIssue({
+        code: 'custom',
+        message: `EKS cluster ${cluster.eks.name} in ${cluster.eks.region} is cluster "${first}" already: give each EKS cluster one name, so its lease and brake are one`,
+        path: ['clusters', index, 'eks', 'name'],
+      });
     });
     const known = new Set(names);
     config.routes.forEach((route, index) => {

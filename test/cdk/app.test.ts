@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -10,13 +10,24 @@ const TSX = resolve('node_modules/tsx/dist/cli.mjs');
 
 /** `cdk synth` runs the app as cdk.json says, with its context in CDK_CONTEXT_JSON. */
 function synth(context: Record<string, unknown>, cwd = mkdtempSync(join(tmpdir(), 'responder-synth-'))) {
+  const outdir = mkdtempSync(join(tmpdir(), 'responder-cdk-out-'));
   const run = spawnSync(process.execPath, [TSX, APP], {
     cwd,
     encoding: 'utf8',
-    env: { ...process.env, CDK_CONTEXT_JSON: JSON.stringify(context), RESPONDER_CONFIG: '' },
-    timeout: 60_000,
+    env: {
+      ...process.env,
+      // No bundling: these look at the template, not the functions' code.
+      CDK_CONTEXT_JSON: JSON.stringify({ 'aws:cdk:bundling-stacks': [], ...context }),
+      CDK_OUTDIR: outdir,
+      RESPONDER_CONFIG: '',
+    },
+    timeout: 150_000,
   });
-  return { status: run.status, stderr: run.stderr };
+  const template = (stack: string) =>
+    JSON.parse(readFileSync(join(outdir, `${stack}.template.json`), 'utf8')) as {
+      Rules?: Record<string, { Assertions: { AssertDescription: string }[] }>;
+    };
+  return { status: run.status, stderr: run.stderr, outdir, template };
 }
 
 function configIn(text: string): string {
@@ -47,9 +58,61 @@ clusters:
     const lines = run.stderr.trim().split('\n');
     expect(lines).toHaveLength(2);
     expect(lines[0]).toBe(
-      `${path}: cluster "lab" uses sim, which the deployed functions cannot reach: give it eks: { name, region } (and roleArn for another account), or leave it out of the deployed config`,
+      `${path}:4: clusters.0.sim: cluster "lab" uses sim, which the deployed functions cannot reach: give it eks: { name, region } (and roleArn for another account), or leave it out of the deployed config`,
     );
-    expect(lines[1]).toMatch(/cluster "dev" uses kubeconfig/);
+    expect(lines[1]).toMatch(
+      new RegExp(`^${path}:6: clusters\\.1\\.kubeconfig: cluster "dev" uses kubeconfig`),
+    );
+  }, 60_000);
+
+  it('two config clusters on one EKS cluster: the second, by file, line and field', () => {
+    const path = configIn(`
+clusters:
+  - name: prod
+    eks: { name: prod-eks, region: eu-west-1 }
+  - name: prod-again
+    eks: { name: prod-eks, region: eu-west-1 }
+`);
+    const run = synth({ config: path });
+    expect(run.status).toBe(1);
+    expect(run.stderr.trim().split('\n')).toEqual([
+      `${path}:6: clusters.1.eks.name: EKS cluster prod-eks in eu-west-1 is cluster "prod" already: give each EKS cluster one name, so its lease and brake are one`,
+    ]);
+  }, 60_000);
+
+  it('two EKS names that differ only by a dash, in a region with a stack of its own: one line', () => {
+    const path = configIn(`
+deploy: { region: us-east-1 }
+clusters:
+  - name: prod
+    eks: { name: prod-eks, region: eu-west-1 }
+  - name: other
+    eks: { name: prodeks, region: eu-west-1 }
+`);
+    const run = synth({ config: path });
+    expect(run.status).toBe(1);
+    expect(run.stderr.trim().split('\n')).toEqual([
+      `${path}:7: clusters.1.eks.name: EKS clusters prod-eks and prodeks in eu-west-1 differ only by dashes or underscores, so their access entries would share one CloudFormation id in the stack for eu-west-1: set deploy.region to eu-west-1, where the responder's own stack keeps them apart`,
+    ]);
+  }, 60_000);
+
+  it('a schedule whose EventBridge Scheduler name would pass 64 characters', () => {
+    const long = 'nightly-compliance-sweep-of-every-production-cl';
+    const path = configIn(`
+clusters:
+  - name: prod
+    eks: { name: prod, region: eu-west-1 }
+schedules:
+  - name: ${long}x
+    expression: rate(1 day)
+`);
+    const run = synth({ config: path });
+    expect(run.status).toBe(1);
+    expect(run.stderr.trim().split('\n')).toEqual([
+      `${path}:6: schedules.0.name: at most 47 characters: its EventBridge Scheduler schedule, cilium-responder-<name>, may have 64`,
+    ]);
+    // 47 is allowed: cilium-responder-<47> is exactly 64.
+    expect(`cilium-responder-${long}`).toHaveLength(64);
   }, 60_000);
 
   it('a config error: its file, line and field, nothing else', () => {
@@ -62,6 +125,26 @@ clusters:
     expect(run.stderr.trim().split('\n')).toHaveLength(1);
     expect(run.stderr).not.toMatch(/\n\s+at /);
   }, 60_000);
+});
+
+describe('the example synthesizes, and its template refuses to be deployed', () => {
+  it('is its own stack, whose Rules CloudFormation checks before changing anything; a team stack has none', () => {
+    const example = synth({ example: 'true' }, process.cwd());
+    expect(example.status, example.stderr).toBe(0);
+    expect(existsSync(join(example.outdir, 'CiliumResponder.template.json'))).toBe(false);
+    const rule = example.template('CiliumResponderExample').Rules?.ExampleIsNotDeployed;
+    expect(rule?.Assertions[0]).toEqual({
+      Assert: { 'Fn::Equals': [{ Ref: 'AWS::StackName' }, ''] },
+      AssertDescription: expect.stringMatching(/^This is the template of responder.config.example.yaml/),
+    });
+
+    const team = synth(
+      { config: configIn('clusters:\n  - name: prod\n    eks: { name: prod, region: eu-west-1 }\n') },
+      process.cwd(),
+    );
+    expect(team.status, team.stderr).toBe(0);
+    expect(Object.keys(team.template('CiliumResponder').Rules ?? {})).toEqual(['CheckBootstrapVersion']);
+  }, 300_000);
 });
 
 describe('configFile', () => {
