@@ -7,6 +7,7 @@ import { asFigure, describe, type Figures, withinLimit } from './figures.ts';
 import { runbookScaleBench } from './runbook-scale.ts';
 import { simPagingBench } from './sim-paging.ts';
 import { NODES, ROUNDS } from './sizes.ts';
+import { stormBench } from './storm.ts';
 import { brokenWorkerBench, healthyWorkerBench } from './worker-scale.ts';
 
 /**
@@ -22,6 +23,7 @@ const benches: Record<string, () => Figures | Promise<Figures>> = {
   [`worker at ${NODES.toLocaleString('en-US')} nodes, healthy cluster`]: healthyWorkerBench,
   [`worker at ${NODES.toLocaleString('en-US')} nodes, broken cluster`]: brokenWorkerBench,
   'event plane': eventPlaneBench,
+  'alert storms': stormBench,
   'CLI startup': cliStartupBench,
   'Lambda bundles': bundlesBench,
 };

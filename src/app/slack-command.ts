@@ -3,6 +3,7 @@ import { type CommandContext, parseSlashCommand, type SlackCommand } from '../sl
 import { CommandError, type CommandRequest, USAGE, usageOf, type Verb } from '../slack/command-grammar.ts';
 import type { RunRecord } from '../store/types.ts';
 import type { EdgeFacts } from '../triggers/edge.ts';
+import { leaseKeyOf } from '../worker/run-job.ts';
 import type { App } from './app.ts';
 
 export interface SlackAnswer {
@@ -69,9 +70,32 @@ function channelOf(app: App, cluster: string): string {
   return app.ports.config.clusters.find((c) => c.name === cluster)?.channel ?? app.ports.defaultChannel;
 }
 
+/**
+ * A run of `runbook` on `cluster` going on now, said so a person asking for one learns it at once:
+ * the run answers their question within minutes, in its thread; a second run queued behind it
+ * would only read (or act on) the same cluster again. Undefined when none runs.
+ */
+async function runInProgress(app: App, cluster: string, runbook: string): Promise<string | undefined> {
+  const { store, chat, now } = app.ports;
+  const holder = await store.leases.holder(leaseKeyOf({ cluster, runbook }), now());
+  if (!holder) return undefined;
+  const job = holder.owner.split('/')[0] as string;
+  const record = await store.runs.get(job);
+  const who = record
+    ? ` by ${record.actor} (${record.reason}) at ${record.startedAt ?? record.queuedAt}`
+    : '';
+  const link = await chat.threadLink?.(`${cluster}/${runbook}`);
+  const where = link ? `<${link}|its thread>` : channelOf(app, cluster);
+  return `Not queued: ${runbook} on ${cluster} is already running (run ${record?.runId ?? job}, started${who}). Its report will be posted in ${where}; ask again once it has ended for a run of your own.`;
+}
+
 /** Runs a command's trigger and says what was queued, or why nothing was. */
 async function queue(command: SlackCommand, app: App, cluster: string, label: string): Promise<string> {
   const { request } = command;
+  if (request.verb === 'run' && request.runbook !== 'all') {
+    const busy = await runInProgress(app, cluster, request.runbook);
+    if (busy) return busy;
+  }
   const result = await app.dispatch(command.trigger);
   const said: string[] = [];
   if (result.queued.length > 0) {

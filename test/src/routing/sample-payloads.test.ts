@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { parseConfig } from '../../../src/config/load.ts';
 import { routeTrigger } from '../../../src/routing/route.ts';
 import { parseSlashCommand } from '../../../src/slack/index.ts';
-import { parseAlertmanager, parseAlarmEvent, parseSchedule } from '../../../src/triggers/index.ts';
+import { parseAlarmEvent, parseAlertmanager, parseSchedule } from '../../../src/triggers/index.ts';
 import type { Trigger } from '../../../src/triggers/types.ts';
 import { EDGE, fixtureForm, fixtureJson } from '../triggers/fixtures.ts';
 import { counterIds, RUNBOOK_IDS } from './fixtures.ts';

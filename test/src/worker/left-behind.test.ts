@@ -5,7 +5,6 @@ import { routeTrigger } from '../../../src/routing/route.ts';
 import { memoryStore } from '../../../src/store/index.ts';
 import type { RunRecord, StateStore } from '../../../src/store/types.ts';
 import { closeLeftRuns } from '../../../src/worker/left-behind.ts';
-import { run } from '../store/state-store-suite.ts';
 import {
   alert,
   alertmanagerTrigger,
@@ -15,6 +14,7 @@ import {
   testClock,
   testConfig,
 } from '../routing/fixtures.ts';
+import { run } from '../store/state-store-suite.ts';
 
 const NOW = new Date('2026-03-02T11:00:00.000Z');
 
