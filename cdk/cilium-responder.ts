@@ -12,7 +12,7 @@ import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { CfnSchedule } from 'aws-cdk-lib/aws-scheduler';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
-import type { ITopic } from 'aws-cdk-lib/aws-sns';
+import { type ITopic, Topic } from 'aws-cdk-lib/aws-sns';
 import { LambdaSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
@@ -36,6 +36,11 @@ export interface CiliumResponderProps {
   configPath: string;
   /** An SNS topic CloudWatch alarms notify, to subscribe the alarm function to. */
   alarmTopic?: ITopic;
+  /**
+   * More SNS topics to subscribe the alarm function to: CloudWatch alarm notifications, or AMP
+   * alert groups. Added to the config's `deploy.alertTopics`.
+   */
+  alertTopics?: ITopic[];
   /** Where the responder's own alarms are mailed; wins over the config's `deploy.alarmEmail`. */
   alarmEmail?: string;
   /** Deliveries before a job goes to the dead-letter queue. Default 3. */
@@ -292,7 +297,12 @@ export class CiliumResponder extends Construct {
           arnFormat: ArnFormat.COLON_RESOURCE_NAME,
         }),
       });
-    if (props.alarmTopic) props.alarmTopic.addSubscription(new LambdaSubscription(this.alarm));
+    const alertTopics = [
+      ...(props.alarmTopic ? [props.alarmTopic] : []),
+      ...(props.alertTopics ?? []),
+      ...deploy.alertTopics.map((arn, index) => Topic.fromTopicArn(this, `AlertTopic${index}`, arn)),
+    ];
+    for (const topic of alertTopics) topic.addSubscription(new LambdaSubscription(this.alarm));
 
     this.schedules(props.config);
     const email = props.alarmEmail ?? deploy.alarmEmail;
@@ -407,6 +417,18 @@ export class CiliumResponder extends Construct {
         period: ALARM_PERIOD,
       }),
       'The brake held cluster writes back: something is writing more than the limit allows.',
+    );
+    on.alarm(
+      this,
+      'RequestsTooLarge',
+      new Metric({
+        namespace: 'CiliumResponder',
+        metricName: 'RequestsTooLarge',
+        dimensionsMap: { service: 'cilium-responder' },
+        statistic: 'Sum',
+        period: ALARM_PERIOD,
+      }),
+      'The http function refused a request body over 6 MiB (413): an alert group that large is lost; split it with group_by.',
     );
     on.alarm(
       this,

@@ -8,11 +8,11 @@ import { handleSlashCommand } from '../src/app/slack-command.ts';
 import type { Dispatched } from '../src/routing/dispatch.ts';
 import { parseBlockActions } from '../src/slack/index.ts';
 import { verifySlackSignature } from '../src/slack/signature.ts';
-import { parseAlertmanager, TriggerError } from '../src/triggers/index.ts';
+import { parseAlertmanager, parseGrafana, TriggerError } from '../src/triggers/index.ts';
 import { tokenAuth } from './token-auth.ts';
 
 /**
- * The public HTTP surface: Alertmanager webhooks, Slack commands and buttons, health. Handlers
+ * The public HTTP surface: Alertmanager and Grafana webhooks, Slack commands and buttons, health. Handlers
  * check and parse, hand a Trigger to the core, and answer at once: nothing here waits for a
  * cluster, so Slack always gets its answer within its 3 seconds.
  */
@@ -32,9 +32,17 @@ export interface HttpAppDeps {
    * the environment variables `responder serve` reads.
    */
   secretNames?: Partial<Record<keyof HttpSecrets, string>>;
-  /** Request bodies larger than this are refused with 413 (default 256 KiB). */
+  /**
+   * Request bodies larger than this are refused with 413. Default: 6 MiB, what a Function URL
+   * carries, so a real Alertmanager group of thousands of alerts (1,200 make about 1 MB) gets in.
+   */
   maxBodyBytes?: number;
+  /** Told of each body refused for its size (the Lambda entry logs it and counts a metric). */
+  onTooLarge?: (refused: { path: string; limit: number }) => void;
 }
+
+/** A Function URL carries at most 6 MB (6 MiB) of request. */
+export const MAX_BODY_BYTES = 6 * 1024 * 1024;
 
 type Env = { Variables: { rawBody: string } };
 
@@ -106,7 +114,7 @@ export function createHttpApp(deps: HttpAppDeps): Hono<Env> {
   const responder = deps.app;
   const now = responder.ports.now;
   const edge = () => ({ receivedAt: now() });
-  const maxSize = deps.maxBodyBytes ?? 256 * 1024;
+  const maxSize = deps.maxBodyBytes ?? MAX_BODY_BYTES;
 
   app.onError((error, c) => {
     if (error instanceof TriggerError) return c.json({ error: error.message, field: error.field }, 400);
@@ -117,8 +125,23 @@ export function createHttpApp(deps: HttpAppDeps): Hono<Env> {
   });
   app.use(
     '*',
-    bodyLimit({ maxSize, onError: (c) => fail(c, 413, `request body is larger than ${maxSize} bytes`) }),
+    bodyLimit({
+      maxSize,
+      onError: (c) => {
+        deps.onTooLarge?.({ path: c.req.path, limit: maxSize });
+        return fail(c, 413, `request body is larger than ${maxSize} bytes`);
+      },
+    }),
   );
+  // An SNS topic subscribed over HTTPS: never confirmed, so SNS sends nothing more.
+  app.use('*', async (c, next) => {
+    if (!c.req.header('x-amz-sns-message-type')) return next();
+    return fail(
+      c,
+      400,
+      "SNS HTTPS subscriptions are not read here: subscribe the alarm function to the topic (protocol lambda; the config's alertTopics does it), see docs/alert-sources.md",
+    );
+  });
 
   app.get('/healthz', (c) => c.json({ ok: true }));
 
@@ -132,6 +155,12 @@ export function createHttpApp(deps: HttpAppDeps): Hono<Env> {
 
   app.post('/alerts/alertmanager', webhookToken, requireContentType('application/json'), async (c) => {
     const trigger = parseAlertmanager(parseJsonBody(c), edge());
+    return c.json(summary(await responder.dispatch(trigger)), 202);
+  });
+
+  // Grafana's webhook contact point, with the same token (its Authorization header or basic auth).
+  app.post('/alerts/grafana', webhookToken, requireContentType('application/json'), async (c) => {
+    const trigger = parseGrafana(parseJsonBody(c), edge());
     return c.json(summary(await responder.dispatch(trigger)), 202);
   });
 

@@ -1,3 +1,4 @@
+import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
 import { handle } from 'hono/aws-lambda';
 import { createHttpApp } from './http-app.ts';
 import { lambdaRuntime } from './runtime.ts';
@@ -9,6 +10,8 @@ const runtime = await lambdaRuntime([
   'operatorToken',
 ]);
 const source = runtime.secretSources;
+/** CloudWatch metrics (EMF): the stack alarms on bodies refused for their size. */
+const metrics = new Metrics({ namespace: 'CiliumResponder', serviceName: 'cilium-responder' });
 
 /** Function URL → the hono app: verify, parse, admit, enqueue, answer (503 naming a missing secret field). */
 export const handler = handle(
@@ -19,6 +22,15 @@ export const handler = handle(
       slackSigningSecret: `slackSigningSecret in ${source.slackSigningSecret}`,
       alertmanagerToken: `alertmanagerToken in ${source.alertmanagerToken}`,
       operatorToken: `operatorToken in ${source.operatorToken}`,
+    },
+    // A sender whose alerts were refused retries and gives up: said in the log and on the alarm topic.
+    onTooLarge: ({ path, limit }) => {
+      runtime.app.ports.log.warn(`refused a request body over ${limit} bytes (413) on ${path}`, {
+        path,
+        limit,
+      });
+      metrics.addMetric('RequestsTooLarge', MetricUnit.Count, 1);
+      metrics.publishStoredMetrics();
     },
   }),
 );

@@ -98,8 +98,12 @@ def post_alerts(api: str, alerts: list[dict]) -> None:
     urllib.request.urlopen(request, timeout=10)
 
 
-def write(rel: str, document: object) -> str:
-    data = json.dumps(document, indent=2, ensure_ascii=False).encode() + b"\n"
+def write(rel: str, record: dict) -> str:
+    """A webhook body byte for byte as Alertmanager sent it; an SNS Publish as its Lambda event."""
+    if record["via"] == "webhook":
+        data = record["raw"].encode()
+    else:
+        data = json.dumps(record["document"], indent=2, ensure_ascii=False).encode() + b"\n"
     if len(data) >= GZIP_FROM:
         rel += ".gz"
         data = gzip.compress(data, mtime=0)
@@ -141,7 +145,7 @@ def main() -> None:
         name = f"{record['via']}-{scenario}-{record['status']}.json"
         if any(e["name"] == name for e in entries):
             fail(f"two notifications for {name}: a group was split (raise group_wait)")
-        rel = write(name, record["document"])
+        rel = write(name, record)
         entries.append({"name": name, "file": rel, "scenario": scenario, "via": record["via"], "status": record["status"]})
     entries.sort(key=lambda e: e["file"])
     for entry in entries:

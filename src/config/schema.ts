@@ -161,6 +161,20 @@ const DeploySchema = z
     region: awsSide.region.optional(),
     /** An address the alarm topic mails (it must confirm the subscription). */
     alarmEmail: z.email('an email address').optional(),
+    /**
+     * Existing SNS topics whose messages the alarm function reads: CloudWatch alarm notifications,
+     * or Amazon Managed Prometheus alert groups (AMP's alert manager can only send to SNS).
+     */
+    alertTopics: z
+      .array(
+        z
+          .string()
+          .regex(
+            /^arn:aws[a-z-]*:sns:[a-z]{2}(-[a-z]+)+-\d+:\d{12}:[A-Za-z0-9_-]{1,256}$/,
+            'an SNS topic ARN: arn:aws:sns:<region>:<account>:<topic> (a standard topic)',
+          ),
+      )
+      .default([]),
     logRetentionDays: z
       .number()
       .int()

@@ -4,6 +4,7 @@ export { parseAlarmStateChange } from './cloudwatch-eventbridge.ts';
 export { parseAlarmLambdaAction } from './cloudwatch-lambda-action.ts';
 export type { EdgeFacts } from './edge.ts';
 export { TriggerError } from './errors.ts';
+export { parseGrafana } from './grafana.ts';
 export { parseSchedule } from './schedule.ts';
 export { parseLambdaSnsEvent, parseSnsNotification } from './sns.ts';
 export type * from './types.ts';

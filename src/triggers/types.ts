@@ -25,7 +25,7 @@ export interface Alert {
 
 export interface Actor {
   kind: 'user' | 'system';
-  /** Slack user id, `alertmanager`, `cloudwatch`, `schedule:<name>`. */
+  /** Slack user id, `alertmanager` (also AMP), `grafana`, `cloudwatch`, `schedule:<name>`. */
   id: string;
   name?: string;
 }

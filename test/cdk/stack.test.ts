@@ -166,7 +166,7 @@ describe('ResponderStack', () => {
     });
   });
 
-  it('has an alarm on dead letters, errors of every function, the http throttle and brake trips, each notifying the topic', () => {
+  it('has an alarm on dead letters, errors of every function, the http throttle, bodies refused for size and brake trips, each notifying the topic', () => {
     const alarms = Object.values(template.findResources('AWS::CloudWatch::Alarm')) as Resource[];
     const metrics = alarms.map((alarm) => alarm.Properties.MetricName).sort();
     expect(metrics).toEqual([
@@ -177,6 +177,7 @@ describe('ResponderStack', () => {
       'Errors',
       'Errors',
       'Errors',
+      'RequestsTooLarge',
       'Throttles',
     ]);
     const [topic] = Object.keys(template.findResources('AWS::SNS::Topic'));
@@ -367,7 +368,34 @@ describe('the deploy settings of the config', () => {
       ...deployOf(config(CONFIG_TEXT)),
       region: 'eu-west-1',
       alarmEmail: 'oncall@example.com',
+      alertTopics: ['arn:aws:sns:eu-west-1:123456789012:amp-alerts'],
     });
+  });
+
+  it("subscribes the alarm function to the config's alert topics (AMP's, CloudWatch's), and SNS may invoke it for them only", () => {
+    const topic = 'arn:aws:sns:eu-west-1:123456789012:amp-alerts';
+    const template = withDeploy(`  alertTopics: [${topic}]\n`);
+    const [alarm] = Object.keys(template.findResources('AWS::Lambda::Function')).filter((id) =>
+      id.includes('Alarm'),
+    );
+    template.resourcePropertiesCountIs('AWS::SNS::Subscription', { Protocol: 'lambda' }, 1);
+    template.hasResourceProperties('AWS::SNS::Subscription', {
+      Protocol: 'lambda',
+      TopicArn: topic,
+      Endpoint: { 'Fn::GetAtt': [alarm, 'Arn'] },
+    });
+    template.hasResourceProperties('AWS::Lambda::Permission', {
+      Action: 'lambda:InvokeFunction',
+      Principal: 'sns.amazonaws.com',
+      SourceArn: topic,
+      FunctionName: { 'Fn::GetAtt': [alarm, 'Arn'] },
+    });
+  }, 120_000);
+
+  it('refuses an alert topic that is not an SNS topic ARN, naming the field', () => {
+    expect(() => config(`${CONFIG_TEXT}\ndeploy:\n  alertTopics: [amp-alerts]\n`)).toThrow(
+      /test\.yaml:\d+: deploy\.alertTopics\.0: an SNS topic ARN/,
+    );
   });
 
   it('refuses a retention CloudWatch Logs does not offer, naming the field', () => {

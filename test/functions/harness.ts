@@ -2,7 +2,7 @@ import { createHmac } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { Writable } from 'node:stream';
 import type { SQSRecord } from 'aws-lambda';
-import { createHttpApp } from '../../functions/http-app.ts';
+import { createHttpApp, type HttpAppDeps } from '../../functions/http-app.ts';
 import { RUNBOOK_CATALOG } from '../../runbooks/catalog.ts';
 import { RUNBOOKS } from '../../runbooks/index.ts';
 import { type App, createApp } from '../../src/app/app.ts';
@@ -159,7 +159,12 @@ export interface AppUnderTest {
 
 /** The HTTP app with the in-memory store, a recording queue and a settable clock. */
 export function appUnderTest(
-  options: { maxBodyBytes?: number; start?: Date; config?: ResponderConfig } = {},
+  options: {
+    maxBodyBytes?: number;
+    start?: Date;
+    config?: ResponderConfig;
+    onTooLarge?: HttpAppDeps['onTooLarge'];
+  } = {},
 ): AppUnderTest {
   const store = memoryStore();
   const queue = recordingQueue();
@@ -182,6 +187,7 @@ export function appUnderTest(
       operatorToken: OPERATOR_TOKEN,
     },
     ...(options.maxBodyBytes ? { maxBodyBytes: options.maxBodyBytes } : {}),
+    ...(options.onTooLarge ? { onTooLarge: options.onTooLarge } : {}),
   });
   return { app, dispatch, store, queue, clock };
 }

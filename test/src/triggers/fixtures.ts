@@ -31,10 +31,14 @@ export function triggerErrorOf(parse: () => unknown): TriggerError {
   throw new Error('expected a TriggerError, but parsing succeeded');
 }
 
-/** A capture of test/fixtures/triggers/amp/ (see its manifest), gunzipped when stored gzipped. */
-export function ampCapture<T = Record<string, unknown>>(file: string): T {
+/** A capture of test/fixtures/triggers/amp/ (see its manifest) as sent, gunzipped when stored gzipped. */
+export function ampCaptureText(file: string): string {
   const bytes = readFileSync(new URL(`../../fixtures/triggers/amp/${file}`, import.meta.url));
-  return JSON.parse((file.endsWith('.gz') ? gunzipSync(bytes) : bytes).toString('utf8')) as T;
+  return (file.endsWith('.gz') ? gunzipSync(bytes) : bytes).toString('utf8');
+}
+
+export function ampCapture<T = Record<string, unknown>>(file: string): T {
+  return JSON.parse(ampCaptureText(file)) as T;
 }
 
 export interface AmpCaptureEntry {
