@@ -44,13 +44,14 @@ function send(
     });
     req.once('error', (error) => (closed ? undefined : reject(error)));
     req.on('response', (response) => {
+      const port = req.socket?.localPort;
       response.resume();
       const ended = new Promise<void>((done) => response.on('end', () => done()));
       void Promise.all([ended, sent]).then(() =>
         resolve({
           status: response.statusCode ?? 0,
           headers: response.headers,
-          port: req.socket?.localPort,
+          port,
           closed: closed as Promise<void>,
         }),
       );
