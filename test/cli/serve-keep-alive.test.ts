@@ -2,12 +2,13 @@ import { Agent, type IncomingHttpHeaders, request } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type LocalServer, startLocalServer } from '../../cli/serve/local-server.ts';
+import { MAX_BODY_BYTES } from '../../functions/http-app.ts';
 import { consoleSink } from '../../src/chat/console.ts';
 import { parseConfig } from '../../src/config/load.ts';
 import { collector } from '../functions/harness.ts';
 
 const TOKEN = 'keep-alive-webhook-token';
-const LIMIT = 256 * 1024; // the server's default body limit
+const LIMIT = MAX_BODY_BYTES; // the server's default body limit
 
 interface Answer {
   status: number;
