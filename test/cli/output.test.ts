@@ -20,7 +20,9 @@ describe('responder run <runbook> --help', () => {
   it("lists that runbook's params with their types, defaults and meaning", async () => {
     const { code, output } = await runCli(['run', 'unmanaged-pods', '--help']);
     expect(code).toBe(0);
-    expect(output).toMatch(/Params of unmanaged-pods \(--set key=value; the text after = is read as the type shown\):/);
+    expect(output).toMatch(
+      /Params of unmanaged-pods \(--set key=value; the text after = is read as the type shown\):/,
+    );
     expect(output).toMatch(/^ {2}namespaces +list of strings, comma-separated +only these namespaces/m);
     expect(output).toMatch(/^ {2}gracePeriodSeconds +integer 0-86400 +how long a pod must have run/m);
     const host = await runCli(['run', 'host-identity', '--help']);
