@@ -1,111 +1,82 @@
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { cpus, loadavg, totalmem } from 'node:os';
-import { bundlesBench } from './bundles.ts';
-import { cliStartupBench } from './cli-startup.ts';
-import { eventPlaneBench } from './event-plane.ts';
-import { asFigure, describe, type Figures, withinLimit } from './figures.ts';
-import { runbookScaleBench } from './runbook-scale.ts';
-import { simPagingBench } from './sim-paging.ts';
-import { NODES, ROUNDS } from './sizes.ts';
-import { stormBench } from './storm.ts';
-import { brokenWorkerBench, healthyWorkerBench } from './worker-scale.ts';
+import { writeFileSync } from 'node:fs';
+import { describe } from './figures.ts';
+import {
+  isQuiet,
+  limitText,
+  loadNow,
+  QUIET_LOAD,
+  type RecordedFigure,
+  recordFigure,
+  resultsFile,
+  thisMachine,
+} from './results-file.ts';
+import { benchSections } from './sections.ts';
+import { CLUSTER_SIZES, NODES_OVERRIDE, ROUNDS } from './sizes.ts';
 
 /**
- * `npm run bench`: each benchmark's figures, measured within one run (machines here are noisy),
- * each a median of at least five runs with its spread, printed and written to bench/results.json
- * beside its limit when it has one. BENCH_ONLY=<part of a name> runs only the benchmarks it names;
- * their sections replace the file's, the others stay as they were. BENCH_NODES and BENCH_ROUNDS
- * size the run (bench/sizes.ts); the file records the sizes.
+ * `npm run bench`: every section of bench/sections.ts, each figure a median of at least five runs
+ * with its spread, printed and written beside its limit. Only a whole run at the bench's own sizes
+ * writes bench/results.json, and it writes the file whole: the machine, the load at the start and
+ * the end, and this run's sections alone. BENCH_ONLY=<part of a name> (some sections) or
+ * BENCH_NODES=<n> (the worker at another size) is a development run: it writes
+ * bench/results.subset.json (not kept in git) and leaves results.json alone.
  */
-const benches: Record<string, () => Figures | Promise<Figures>> = {
-  'simulator paging at scale': simPagingBench,
-  'unmanaged-pods at scale': runbookScaleBench,
-  [`worker at ${NODES.toLocaleString('en-US')} nodes, healthy cluster`]: healthyWorkerBench,
-  [`worker at ${NODES.toLocaleString('en-US')} nodes, broken cluster`]: brokenWorkerBench,
-  'event plane': eventPlaneBench,
-  'alert storms': stormBench,
-  'CLI startup': cliStartupBench,
-  'Lambda bundles': bundlesBench,
-};
 
+// Lambda sets no NODE_EXTRA_CA_CERTS; a child that inherits one reads a CA bundle at every start
+// (about 35 ms), which would slow `node -e 0` and the functions alike and flatter every ratio.
+delete process.env.NODE_EXTRA_CA_CERTS;
 // The AWS SDK warns on every client under Node 20, which the project supports (as bin/responder.js says).
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 
-const RESULTS = new URL('./results.json', import.meta.url);
 const only = process.env.BENCH_ONLY?.toLowerCase();
-const chosen = Object.entries(benches).filter(([name]) => !only || name.toLowerCase().includes(only));
+const sizes = NODES_OVERRIDE === undefined ? CLUSTER_SIZES : [NODES_OVERRIDE];
+const whole = only === undefined && NODES_OVERRIDE === undefined;
+const sections = benchSections(sizes);
+const chosen = Object.entries(sections).filter(([name]) => !only || name.toLowerCase().includes(only));
 if (chosen.length === 0) {
-  process.stderr.write(
-    `BENCH_ONLY="${only}" names no benchmark; known: ${Object.keys(benches).join(', ')}\n`,
-  );
+  process.stderr.write(`BENCH_ONLY="${only}" names no section; known: ${Object.keys(sections).join(', ')}\n`);
   process.exit(2);
 }
+const output = new URL(whole ? './results.json' : './results.subset.json', import.meta.url);
 
-const machine = {
-  cpus: cpus().length,
-  model: cpus()[0]?.model ?? 'unknown',
-  memoryGiB: Math.round(totalmem() / 2 ** 30),
-  loadAverageAtStart: loadavg().map((load) => Number(load.toFixed(2))),
-};
+const machine = thisMachine();
+const loadAtStart = loadNow();
 process.stdout.write(
-  `${machine.cpus} CPUs (${machine.model}), load average ${machine.loadAverageAtStart.join(' ')}\n`,
+  `${machine.cpus} CPUs (${machine.model}), ${machine.memoryGiB} GiB, node ${machine.node}; load average ${loadAtStart.join(' ')}: ${
+    isQuiet(loadAtStart) ? 'quiet' : `not quiet (quiet is a 1-minute load under ${QUIET_LOAD})`
+  }\n`,
 );
 
-const results: Record<string, Record<string, unknown>> = {};
-let failed = 0;
-for (const [name, bench] of chosen) {
+const results: Record<string, Record<string, RecordedFigure>> = {};
+for (const [name, section] of chosen) {
   process.stdout.write(`\n${name}\n`);
   const started = performance.now();
-  results[name] = {};
-  for (const [label, entry] of Object.entries(await bench())) {
-    const figure = asFigure(entry);
-    const ok = withinLimit(figure);
-    if (ok === false) failed++;
-    const limit =
-      figure.atMost !== undefined
-        ? ` (limit <= ${figure.atMost})`
-        : figure.atLeast !== undefined
-          ? ` (limit >= ${figure.atLeast})`
-          : '';
+  const figures: Record<string, RecordedFigure> = {};
+  for (const [label, entry] of Object.entries(await section())) {
+    const figure = recordFigure(entry);
+    figures[label] = figure;
     process.stdout.write(
-      `  ${label}: ${describe(figure)}${limit}${ok === false ? '  OVER THE LIMIT' : ''}\n`,
+      `  ${label}: ${describe(figure)}${limitText(figure)}${figure.ok === false ? '  OVER THE LIMIT' : ''}\n`,
     );
-    (results[name] as Record<string, unknown>)[label] = { ...figure, ...(ok === undefined ? {} : { ok }) };
   }
+  results[name] = figures;
   process.stdout.write(`  (${((performance.now() - started) / 1000).toFixed(0)} s)\n`);
 }
 
-// Sections this run did not measure stay as they were, with the rest of the file (other keys included).
-const previous = existsSync(RESULTS)
-  ? (JSON.parse(readFileSync(RESULTS, 'utf8')) as Record<string, unknown>)
-  : {};
-const previousResults = (previous.results ?? {}) as Record<string, unknown>;
-const merged = only
-  ? { ...previousResults, ...results }
-  : { ...results, ...unknownSections(previousResults) };
-writeFileSync(
-  RESULTS,
-  `${JSON.stringify(
-    {
-      ...previous,
-      measuredAt: new Date().toISOString(),
-      node: process.version,
-      machine,
-      sizes: { nodes: NODES, rounds: ROUNDS },
-      results: merged,
-    },
-    null,
-    2,
-  )}\n`,
-);
+const file = resultsFile({
+  measuredAt: new Date(),
+  machine,
+  loadAtStart,
+  loadAtEnd: loadNow(),
+  sizes: { clusterNodes: sizes, rounds: ROUNDS },
+  results,
+});
+writeFileSync(output, `${JSON.stringify(file, null, 2)}\n`);
 process.stdout.write(
-  `\nbench/results.json written; ${failed === 0 ? 'every figure within its limit' : `${failed} over the limit`}\n`,
+  `\nload average at the end ${file.load.atEnd.join(' ')}; bench/${whole ? 'results.json' : 'results.subset.json (a development run)'} written; ${
+    file.overLimit === 0 ? 'every figure within its limit' : `${file.overLimit} over the limit`
+  }\n`,
 );
-
-/** Sections another tool wrote into the file (no benchmark here has their name): kept. */
-function unknownSections(previousResults: Record<string, unknown>): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(previousResults).filter(([name]) => !(name in benches)));
-}
 
 // The stalled-cluster server leaves work that never ends; the figures are written.
 process.exit(0);

@@ -1,18 +1,22 @@
 import { MIN_RUNS } from './figures.ts';
 
-/**
- * The bench's sizes: 5,000 nodes and five rounds unless BENCH_NODES and BENCH_ROUNDS say
- * otherwise (never below five rounds, so every figure has a median and a spread). results.json
- * records the sizes its figures come from.
- */
-function whole(name: string, fallback: number, minimum: number): number {
+function whole(name: string, minimum: number): number | undefined {
   const text = process.env[name];
-  if (text === undefined || text === '') return fallback;
+  if (text === undefined || text === '') return undefined;
   const value = Number(text);
   if (!Number.isInteger(value) || value < minimum)
     throw new Error(`${name} must be a whole number of at least ${minimum}, got "${text}"`);
   return value;
 }
 
-export const NODES = whole('BENCH_NODES', 5_000, 10);
-export const ROUNDS = whole('BENCH_ROUNDS', MIN_RUNS, MIN_RUNS);
+/** The cluster sizes (nodes, 30 pods each) a whole run measures the worker at. */
+export const CLUSTER_SIZES: readonly number[] = [5_000];
+
+/**
+ * BENCH_NODES measures the worker at that one size instead, for development: such a run is not
+ * the bench's, so it never writes results.json (bench/index.ts).
+ */
+export const NODES_OVERRIDE = whole('BENCH_NODES', 10);
+
+/** Rounds per figure: five unless BENCH_ROUNDS says more, so every figure has a median and a spread. */
+export const ROUNDS = whole('BENCH_ROUNDS', MIN_RUNS) ?? MIN_RUNS;

@@ -4,7 +4,7 @@ import { cliRunFigures } from './cli-run.ts';
 import { type FanOutRuns, fanOutFigures, fanOutRuns } from './fan-out.ts';
 import { type Figures, fromRuns, pairedRatios } from './figures.ts';
 import { brokenCluster, healthyCluster } from './scale-clusters.ts';
-import { NODES, ROUNDS } from './sizes.ts';
+import { ROUNDS } from './sizes.ts';
 import { bundleWorkerChild, type ClientRun, clientsOf, settle } from './worker-runs.ts';
 
 const secondsOf = (runs: readonly ClientRun[]) => runs.map((run) => run.seconds);
@@ -68,15 +68,15 @@ async function clientNodeFigures(clients: ReturnType<typeof clientsOf>, bundle: 
 }
 
 /**
- * The worker at BENCH_NODES nodes (5,000 unless set), every client in its own process, against
- * the simulator in this one.
+ * The worker on a cluster of `nodes` nodes, every client in its own process, against the
+ * simulator in this one.
  * The healthy cluster: the scan beside a plain paged GET, the CLI as a whole process beside the
  * bundled worker, client-node beside the facade, and the cgroup check's fan-out, also inside the
  * CPU share of a 1,024 MB and a 1,769 MB Lambda.
  */
-export async function healthyWorkerBench(): Promise<Figures> {
+export async function healthyWorkerBench(nodes: number): Promise<Figures> {
   const bundle = await bundleWorkerChild();
-  const cluster = healthyCluster(NODES);
+  const cluster = healthyCluster(nodes);
   const sim = await startSim({ cluster, controllers: false });
   try {
     const clients = clientsOf(sim);
@@ -99,9 +99,9 @@ export async function healthyWorkerBench(): Promise<Figures> {
  * The same worker on a cluster with the incidents on 1% of its nodes each, so the scan lists the
  * agents and the nodes, and the cgroup check walks the tree where the hooks are gone.
  */
-export async function brokenWorkerBench(): Promise<Figures> {
+export async function brokenWorkerBench(nodes: number): Promise<Figures> {
   const bundle = await bundleWorkerChild();
-  const broken = brokenCluster(NODES);
+  const broken = brokenCluster(nodes);
   const sim = await startSim({ cluster: broken.cluster, controllers: false });
   try {
     const clients = clientsOf(sim);

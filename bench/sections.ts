@@ -1,0 +1,35 @@
+import { bundlesBench } from './bundles.ts';
+import { cliStartupBench } from './cli-startup.ts';
+import { eventPlaneBench } from './event-plane.ts';
+import type { Figures } from './figures.ts';
+import { runbookScaleBench } from './runbook-scale.ts';
+import { simPagingBench } from './sim-paging.ts';
+import { CLUSTER_SIZES } from './sizes.ts';
+import { stormBench } from './storm.ts';
+import { brokenWorkerBench, healthyWorkerBench } from './worker-scale.ts';
+
+export type Section = () => Figures | Promise<Figures>;
+
+const nodesLabel = (nodes: number) => nodes.toLocaleString('en-US');
+
+/**
+ * Every section the bench makes, by the name results.json files it under, in the order a whole
+ * run measures them. A section another tool wants in results.json is added here, so the bench
+ * makes it: the file holds nothing else (test/bench/results-file.test.ts).
+ */
+export function benchSections(sizes: readonly number[] = CLUSTER_SIZES): Record<string, Section> {
+  return {
+    'simulator paging at scale': simPagingBench,
+    'unmanaged-pods at scale': runbookScaleBench,
+    ...Object.fromEntries(
+      sizes.flatMap((nodes) => [
+        [`worker at ${nodesLabel(nodes)} nodes, healthy cluster`, () => healthyWorkerBench(nodes)],
+        [`worker at ${nodesLabel(nodes)} nodes, broken cluster`, () => brokenWorkerBench(nodes)],
+      ]),
+    ),
+    'event plane': eventPlaneBench,
+    'alert storms': stormBench,
+    'CLI startup': cliStartupBench,
+    'Lambda bundles': bundlesBench,
+  };
+}
