@@ -4,7 +4,7 @@
  * from the installed sources at a team's `cdk synth` (cdk/cilium-responder.ts).
  */
 export const CLI_ENTRIES = { responder: 'cli/main.ts' };
-export const LIB_ENTRIES = { index: 'sdk/construct.ts', sdk: 'sdk/index.ts', testing: 'sdk/testing.ts' };
+export const LIB_ENTRIES = { index: 'cdk/index.ts', sdk: 'sdk/index.ts', testing: 'sdk/testing.ts' };
 export const FUNCTION_ENTRIES = [
   'functions/http.ts',
   'functions/alarm.ts',

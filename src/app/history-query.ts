@@ -4,8 +4,8 @@ import { VERDICT_WORD } from '../report/summary.ts';
 import { cursorPosition } from '../store/run-order.ts';
 import { MAX_PAGE } from '../store/run-pages.ts';
 import type { RunPageQuery } from '../store/types.ts';
-import { TriggerError } from '../triggers/errors.ts';
 import { firstIssue } from '../validation/issues.ts';
+import { TriggerError } from '../validation/trigger-error.ts';
 
 /**
  * What a reader of the audit trail may ask for (the operator API's `GET /runs`, `history`): the

@@ -1,7 +1,7 @@
 import { fromTemporaryCredentials } from '@aws-sdk/credential-providers';
 import { doesIdentityRequireRefresh, isIdentityExpired, memoizeIdentityProvider } from '@smithy/core';
 import type { AwsCredentialIdentityProvider } from '@smithy/types';
-import type { AwsSide } from '../cluster/types.ts';
+import type { AwsSide } from './side.ts';
 
 /** Shows up in CloudTrail as the session that assumed the cluster's role. */
 const ROLE_SESSION_NAME = 'cilium-responder';

@@ -9,9 +9,10 @@ import { KubeConfig } from '@kubernetes/client-node';
 import type { AwsCredentialIdentityProvider } from '@smithy/types';
 import { clusterClientConfig, clusterCredentials } from '../aws/credentials.ts';
 import { type Ec2Reader, ec2Reader } from '../aws/ec2.ts';
+import type { AwsSide } from '../aws/side.ts';
 import { clusterAccess } from './access.ts';
 import type { EksOptions } from './eks.ts';
-import type { AwsSide, ClusterAccess, ClusterRef } from './types.ts';
+import type { ClusterAccess, ClusterRef } from './types.ts';
 
 export interface ConnectOptions extends EksOptions {
   /** Per API request (the facade's default when absent). */

@@ -1,15 +1,10 @@
 import type { Ec2Reader } from '../aws/ec2.ts';
+import type { AwsSide } from '../aws/side.ts';
 
 /**
  * The cluster edge as runbooks see it: a Kubernetes facade and a Cilium facade, with typed
  * errors. Implementations talk to EKS, a kubeconfig context or the simulator alike.
  */
-
-/** Where a cluster's AWS resources live (for the EC2 reads), and the role to read them with. */
-export interface AwsSide {
-  region: string;
-  roleArn?: string;
-}
 
 /** How to reach a cluster. */
 export type ClusterRef =

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
-import { TriggerError } from '../triggers/errors.ts';
 import { firstIssue } from '../validation/issues.ts';
+import { TriggerError } from '../validation/trigger-error.ts';
 import { paramsFromText } from './text.ts';
 
 /** A runbook's params schema, as admission checks it: an object, so its keys can be listed. */

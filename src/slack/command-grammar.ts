@@ -1,6 +1,6 @@
 import { DEFAULT_SLASH_COMMAND } from '../config/schema.ts';
 import type { Mode } from '../engine/types.ts';
-import { TriggerError } from '../triggers/errors.ts';
+import { TriggerError } from '../validation/trigger-error.ts';
 
 /**
  * What a slash command's text asks for. `Cluster` is `string | undefined` as typed (a cluster

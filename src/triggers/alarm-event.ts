@@ -1,7 +1,7 @@
+import { TriggerError } from '../validation/trigger-error.ts';
 import { parseAlarmStateChange } from './cloudwatch-eventbridge.ts';
 import { parseAlarmLambdaAction } from './cloudwatch-lambda-action.ts';
 import type { EdgeFacts } from './edge.ts';
-import { TriggerError } from './errors.ts';
 import { parseLambdaSnsEvent, parseSnsNotification } from './sns.ts';
 import type { Trigger } from './types.ts';
 

@@ -1,7 +1,7 @@
 import * as z from 'zod';
+import { TriggerError } from '../validation/trigger-error.ts';
 import { AlertSchema, alertGroupTrigger, OptionalLabels, Status } from './alert-group.ts';
 import type { EdgeFacts } from './edge.ts';
-import { TriggerError } from './errors.ts';
 import { brokenJsonPath } from './json-break.ts';
 import type { Trigger } from './types.ts';
 import { parseWith } from './validate.ts';

@@ -1,7 +1,7 @@
 import * as z from 'zod';
+import { TriggerError } from '../validation/trigger-error.ts';
 import { deliveryKey } from './delivery-key.ts';
 import type { EdgeFacts } from './edge.ts';
-import { TriggerError } from './errors.ts';
 import type { Trigger } from './types.ts';
 import { NonEmpty, parseWith, Timestamp } from './validate.ts';
 

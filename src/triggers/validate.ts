@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { firstIssue } from '../validation/issues.ts';
-import { TriggerError } from './errors.ts';
+import { TriggerError } from '../validation/trigger-error.ts';
 
 /**
  * Validates `input` with `schema`, or throws a TriggerError naming the first bad field. `base` is

@@ -4,8 +4,8 @@ import { parseConfig } from '../../src/config/load.ts';
 import type { Dispatched } from '../../src/routing/dispatch.ts';
 import { memoryStore } from '../../src/store/index.ts';
 import { parseAlertmanager } from '../../src/triggers/alertmanager.ts';
-import { TriggerError } from '../../src/triggers/errors.ts';
 import type { Trigger } from '../../src/triggers/types.ts';
+import { TriggerError } from '../../src/validation/trigger-error.ts';
 import { AMP_CAPTURES, ampCapture } from '../src/triggers/fixtures.ts';
 import { appOf, fixtureJson, type RecordingQueue, RUNBOOK_IDS, recordingQueue } from './harness.ts';
 

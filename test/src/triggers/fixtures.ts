@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import { expect } from 'vitest';
-import { TriggerError } from '../../../src/triggers/errors.ts';
+import { TriggerError } from '../../../src/validation/trigger-error.ts';
 
 export const RECEIVED_AT = new Date('2024-05-01T12:00:00Z');
 export const EDGE = { receivedAt: RECEIVED_AT };

@@ -4,7 +4,8 @@
  *
  * @packageDocumentation
  */
-export { CiliumResponder, type CiliumResponderProps } from '../cdk/cilium-responder.ts';
-export { rbacManifest } from '../cdk/rbac.ts';
+
 export { loadConfigWithRunbooks, type RunbookSet, type TeamRunbook } from '../runbooks/team.ts';
 export type { ResponderConfig } from '../src/config/schema.ts';
+export { CiliumResponder, type CiliumResponderProps } from './cilium-responder.ts';
+export { rbacManifest } from './rbac.ts';
