@@ -102,7 +102,7 @@ module.exports = {
     doNotFollow: { path: 'node_modules' },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },
-    enhancedResolveOptions: { extensions: ['.ts', '.js', '.json'] },
+    enhancedResolveOptions: { extensions: ['.ts', '.tsx', '.js', '.json'] },
     exclude: { path: '(^|/)(dist|cdk\\.out)/' },
   },
 };

@@ -9,6 +9,7 @@ import type { Dispatched } from '../src/routing/dispatch.ts';
 import { parseBlockActions } from '../src/slack/index.ts';
 import { verifySlackSignature } from '../src/slack/signature.ts';
 import { parseAlertmanager, parseGrafana, TriggerError } from '../src/triggers/index.ts';
+import { type ConsoleOptions, createConsole } from './console/console-app.ts';
 import { tokenAuth } from './token-auth.ts';
 
 /**
@@ -39,6 +40,8 @@ export interface HttpAppDeps {
   maxBodyBytes?: number;
   /** Told of each body refused for its size (the Lambda entry logs it and counts a metric). */
   onTooLarge?: (refused: { path: string; limit: number }) => void;
+  /** The web console under /ui (functions/console/); without it, /ui answers 503. */
+  console?: ConsoleOptions;
 }
 
 /** A Function URL carries at most 6 MB (6 MiB) of request. */
@@ -144,6 +147,9 @@ export function createHttpApp(deps: HttpAppDeps): Hono<Env> {
   });
 
   app.get('/healthz', (c) => c.json({ ok: true }));
+
+  if (deps.console) app.route('/ui', createConsole(responder, deps.console));
+  else app.all('/ui/*', (c) => fail(c, 503, 'the web console is not configured on this server'));
 
   const names = { ...ENV_NAMES, ...deps.secretNames };
   const webhookToken = tokenAuth(

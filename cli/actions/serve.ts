@@ -1,9 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
+import { localSignIn } from '../../functions/console/local-sign-in.ts';
 import { loadConfigWithRunbooks } from '../../runbooks/team.ts';
 import { consoleSink } from '../../src/chat/console.ts';
 import { slackDirectory } from '../../src/slack/directory.ts';
-import { DEFAULT_CONFIG } from '../local-app.ts';
+import { DEFAULT_CONFIG, localUser } from '../local-app.ts';
 import { openLocalState } from '../local-state.ts';
 import { projectFile } from '../project-file.ts';
 import { startLocalServer } from '../serve/local-server.ts';
@@ -37,6 +38,8 @@ export async function serveAction(options: ServeOptions) {
   const { config, runbooks } = await loadConfigWithRunbooks(options.config ?? servedConfig());
   const generated: string[] = [];
   const state = options.state ? sayLeftBehind(await openLocalState()) : undefined;
+  const user = localUser();
+  const signIn = localSignIn({ userId: user.id, ...(user.name ? { name: user.name } : {}) });
   const server = await startLocalServer({
     config,
     runbooks,
@@ -46,6 +49,11 @@ export async function serveAction(options: ServeOptions) {
       alertmanagerToken: secretFromEnv('ALERTMANAGER_TOKEN', generated),
       operatorToken: secretFromEnv('RESPONDER_OPERATOR_TOKEN', generated),
       ...(process.env.SLACK_SIGNING_SECRET ? { slackSigningSecret: process.env.SLACK_SIGNING_SECRET } : {}),
+    },
+    // Served over http on the loopback only, so the cookie cannot ask for https; sessions end with the server.
+    console: {
+      session: { secret: randomBytes(32).toString('base64url'), secure: false },
+      signIn: [signIn.method],
     },
     port: options.port,
     ...(process.env.SLACK_BOT_TOKEN
@@ -61,6 +69,7 @@ export async function serveAction(options: ServeOptions) {
   process.stdout.write(
     [
       `responder ready at ${server.url} (clusters: ${config.clusters.map((c) => c.name).join(', ')})`,
+      `console: ${signIn.link(server.url)}`,
       '  POST /alerts/alertmanager   (Authorization: Bearer $ALERTMANAGER_TOKEN)',
       '  POST /slack/commands, /slack/interactions   (signed with $SLACK_SIGNING_SECRET)',
       `  GET  /runs   (or: npx responder history --server ${server.url}; token $RESPONDER_OPERATOR_TOKEN)`,

@@ -1,5 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import { type Http2Bindings, type HttpBindings, serve } from '@hono/node-server';
+import type { ConsoleOptions } from '../../functions/console/console-app.ts';
 import { createHttpApp, type HttpSecrets } from '../../functions/http-app.ts';
 import { BUILT_IN_RUNBOOKS, type RunbookSet } from '../../runbooks/team.ts';
 import { type App, createApp } from '../../src/app/app.ts';
@@ -29,6 +30,8 @@ export interface LocalServerOptions {
   connect?: ClusterPorts['connect'];
   /** Progress of the worker's runs (fan-outs and waits), for a person watching. */
   onProgress?: ClusterPorts['onProgress'];
+  /** The web console under /ui, and how to sign in to it. */
+  console?: ConsoleOptions;
   port?: number;
   host?: string;
 }
@@ -83,7 +86,11 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
     onDead: (letter) => worker.deadLettered(letter),
   });
   const app = createApp({ ...base, queue });
-  const http = createHttpApp({ app, secrets: options.secrets });
+  const http = createHttpApp({
+    app,
+    secrets: options.secrets,
+    ...(options.console ? { console: options.console } : {}),
+  });
   const host = options.host ?? '127.0.0.1';
   const server = serve({ fetch: closingEarlyAnswers(http.fetch), port: options.port ?? 0, hostname: host });
   await new Promise<void>((resolve, reject) => {

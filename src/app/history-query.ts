@@ -4,6 +4,7 @@ import { VERDICT_WORD } from '../report/summary.ts';
 import { cursorPosition } from '../store/run-order.ts';
 import { MAX_PAGE } from '../store/run-pages.ts';
 import type { RunPageQuery } from '../store/types.ts';
+import { TRIGGER_SOURCES } from '../triggers/types.ts';
 import { firstIssue } from '../validation/issues.ts';
 import { TriggerError } from '../validation/trigger-error.ts';
 
@@ -34,6 +35,7 @@ export const HistoryQuerySchema = z.strictObject({
     .regex(/^[a-z0-9][a-z0-9-]*$/, 'expected a runbook id such as unmanaged-pods')
     .optional(),
   verdict: z.enum(VERDICTS, { error: `expected one of ${VERDICTS.join(', ')}` }).optional(),
+  source: z.enum(TRIGGER_SOURCES, { error: `expected one of ${TRIGGER_SOURCES.join(', ')}` }).optional(),
   since: since.optional(),
   limit: z.coerce.number().int().min(1).max(MAX_PAGE).default(50),
   next: z.string().optional(),

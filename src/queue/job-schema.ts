@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { TRIGGER_SOURCES } from '../triggers/types.ts';
 import { firstIssue, issueLine } from '../validation/issues.ts';
 import type { Job } from './job.ts';
 
@@ -12,7 +13,7 @@ const JobSchema = z.object({
   paramsBy: z.record(z.string(), z.string()).optional(),
   trigger: z
     .object({
-      source: z.enum(['alertmanager', 'cloudwatch', 'slack-command', 'slack-action', 'schedule', 'cli']),
+      source: z.enum(TRIGGER_SOURCES),
       receivedAt: z.string(),
       deliveryKey: z.string(),
       alerts: z.array(z.unknown()),

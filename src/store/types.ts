@@ -133,6 +133,8 @@ export interface RunFilter {
   cluster?: string;
   runbook?: string;
   verdict?: Verdict;
+  /** What started them: alerts, a schedule, Slack, the CLI. */
+  source?: TriggerSource;
   /** Runs queued at or after this time (ISO 8601, UTC). */
   since?: string;
 }

@@ -5,13 +5,15 @@ import type { Mode } from '../engine/types.ts';
  * commands and buttons, schedules, the CLI) is parsed at the edge into one Trigger; nothing past
  * the edge sees a raw payload.
  */
-export type TriggerSource =
-  | 'alertmanager'
-  | 'cloudwatch'
-  | 'slack-command'
-  | 'slack-action'
-  | 'schedule'
-  | 'cli';
+export const TRIGGER_SOURCES = [
+  'alertmanager',
+  'cloudwatch',
+  'slack-command',
+  'slack-action',
+  'schedule',
+  'cli',
+] as const;
+export type TriggerSource = (typeof TRIGGER_SOURCES)[number];
 
 export interface Alert {
   name: string;

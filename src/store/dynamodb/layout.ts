@@ -23,7 +23,7 @@ import type { CreateTableCommandInput } from '@aws-sdk/client-dynamodb';
  * - `runs-by-time`: partition `runFeed` = `runs`, one partition for every run. Runs come at incident
  *   pace, far below a partition's ~1,000 writes/s, and index partitions have no size cap.
  * A page narrows by key (the cluster's index, `since` and the cursor as a `runOrder` range) and
- * filters runbook and verdict on what the index gives: they take a handful of values each, so an
+ * filters runbook, verdict and source on what the index gives: they take a handful of values each, so an
  * index of their own would save little, and every page's reads are bounded (runs.ts).
  * Indexes are eventually consistent: a run just put may show in a listing a moment later.
  */

@@ -52,13 +52,13 @@ function orderRange({ since, after }: RunPageQuery): { clause?: string; values: 
 
 /**
  * The Query for a page, newest first: the cluster's index when a cluster is asked for, else the
- * feed of every run; `since` and the cursor bound the sort key; runbook and verdict, a handful of
- * values each, filter what the index gives.
+ * feed of every run; `since` and the cursor bound the sort key; runbook, verdict and source, a
+ * handful of values each, filter what the index gives.
  */
 function pageQuery(table: string, query: RunPageQuery) {
   const index = query.cluster === undefined ? RUNS_BY_TIME : RUNS_BY_CLUSTER;
   const range = orderRange(query);
-  const filters = (['runbook', 'verdict'] as const).filter((field) => query[field] !== undefined);
+  const filters = (['runbook', 'verdict', 'source'] as const).filter((field) => query[field] !== undefined);
   return {
     TableName: table,
     IndexName: index.indexName,

@@ -15,13 +15,14 @@ export function meets(record: RunRecord | undefined, expected: RunExpectation): 
   return expected.owner === undefined || record.owner === expected.owner;
 }
 
-/** The DynamoDB adapter's key condition (cluster, since, after) and filter (runbook, verdict) in one test. */
+/** The DynamoDB adapter's key condition (cluster, since, after) and filter (runbook, verdict, source) in one test. */
 function inPage(record: RunRecord, query: RunPageQuery): boolean {
   const key = runOrderKey(record);
   return (
     (query.cluster === undefined || record.cluster === query.cluster) &&
     (query.runbook === undefined || record.runbook === query.runbook) &&
     (query.verdict === undefined || record.verdict === query.verdict) &&
+    (query.source === undefined || record.source === query.source) &&
     (query.since === undefined || key >= query.since) &&
     (query.after === undefined || key < query.after)
   );
