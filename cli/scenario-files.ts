@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { loadProblem } from '../runbooks/load-error.ts';
 import { type ScenarioDefinition, scenariosByName } from '../sdk/scenario.ts';
 import type { ExtraScenarios } from '../sim/scenarios/index.ts';
 
@@ -37,7 +38,7 @@ export async function scenarioFiles(
       const { tsImport } = await import('tsx/esm/api');
       exports = await tsImport(pathToFileURL(resolve(entry)).href, import.meta.url);
     } catch (error) {
-      throw new Error(`scenario ${entry}: cannot load it: ${(error as Error).message.split('\n')[0]}`);
+      throw new Error(`scenario ${entry}: cannot load it: ${loadProblem(error)}`);
     }
     const problem = definitionProblem(exports.default);
     if (problem) throw new Error(`scenario ${entry}: ${problem}`);

@@ -7,6 +7,7 @@ import type { ResponderConfig } from '../src/config/schema.ts';
 import type { AnyRunbook, RunbookInfo } from '../src/engine/types.ts';
 import { RUNBOOK_CATALOG } from './catalog.ts';
 import { RUNBOOKS } from './index.ts';
+import { loadProblem } from './load-error.ts';
 
 /** A team's runbook and where it came from (a file, or a package name), for messages and bundling. */
 export interface TeamRunbook {
@@ -103,7 +104,7 @@ async function importRunbook(spec: string, baseDir: string): Promise<TeamRunbook
     const { tsImport } = await import('tsx/esm/api');
     exports = await tsImport(module, pathToFileURL(`${baseDir}/`).href);
   } catch (error) {
-    throw new RunbookModuleError(spec, `cannot load it: ${(error as Error).message.split('\n')[0]}`);
+    throw new RunbookModuleError(spec, `cannot load it: ${loadProblem(error)}`);
   }
   const value = exports.default ?? exports.runbook;
   const problem = shapeProblem(value);

@@ -9,6 +9,7 @@ import {
   type ExecOptions,
   type ExecResult,
   type FanOutOptions,
+  KubeError,
   type KubeFacade,
   RESOURCES,
 } from './types.ts';
@@ -52,9 +53,28 @@ export class KubeCiliumFacade implements CiliumFacade {
       ),
     );
     this.config = cachedUntilFailure(async () => {
-      const configMap = await kube.get(RESOURCES.configmaps, namespace, CILIUM_CONFIG_MAP);
-      return (configMap.data ?? {}) as Record<string, string>;
+      try {
+        const configMap = await kube.get(RESOURCES.configmaps, namespace, CILIUM_CONFIG_MAP);
+        return (configMap.data ?? {}) as Record<string, string>;
+      } catch (error) {
+        if (!(error instanceof KubeError) || error.kind !== 'not-found') throw error;
+        throw await this.notInNamespace(error);
+      }
     });
+  }
+
+  /**
+   * A missing cilium-config, said with the namespace it was looked for in and whether any agent
+   * runs there: most often the cluster's Cilium lives in another namespace than the one configured.
+   */
+  private async notInNamespace(error: KubeError): Promise<KubeError> {
+    const agents = await this.agents().catch(() => undefined);
+    const missing = `configmaps "${CILIUM_CONFIG_MAP}" not found in namespace "${this.namespace}"`;
+    const detail =
+      agents?.length === 0
+        ? `${missing}, and no Cilium agent pods (${AGENT_SELECTOR}) were found there: is Cilium installed in another namespace? (ciliumNamespace, --cilium-namespace)`
+        : missing;
+    return new KubeError(error.kind, error.verb, error.resource, detail, error.status);
   }
 
   exec(agent: AgentPod, command: string[], options?: ExecOptions): Promise<ExecResult> {

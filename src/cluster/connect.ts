@@ -2,7 +2,7 @@
  * One way in to a cluster, whatever the config names: an EKS cluster, a context of the user's
  * kubeconfig, or the simulator. Each becomes a KubeConfig and then the same facades.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { KubeConfig } from '@kubernetes/client-node';
@@ -82,10 +82,13 @@ function kubeconfigContext(file: string | undefined, context: string | undefined
     // As kubectl does: $KUBECONFIG (a list of files, merged), else ~/.kube/config.
     else kubeConfig.loadFromDefault();
   } catch (error) {
+    // The client reads an empty file as a document without `clusters` and fails on that.
+    if (isEmptyFile(path)) throw emptyKubeconfig(path);
     const message = error instanceof Error ? error.message : String(error);
-    throw new Error(`could not load kubeconfig ${path}: ${message}`, { cause: error });
+    throw new Error(`error loading config file "${path}": ${message}`, { cause: error });
   }
   const available = kubeConfig.getContexts().map((entry) => entry.name);
+  if (available.length === 0 && kubeConfig.getClusters().length === 0) throw emptyKubeconfig(path);
   const availableList = available.length > 0 ? available.map((name) => `"${name}"`).join(', ') : 'none';
   const name = context ?? kubeConfig.getCurrentContext();
   if (!name) {
@@ -104,4 +107,18 @@ function kubeconfigContext(file: string | undefined, context: string | undefined
   }
   kubeConfig.setCurrentContext(name);
   return kubeConfig;
+}
+
+/** client-go's words for a kubeconfig that holds nothing, with the file it read. */
+const emptyKubeconfig = (path: string) =>
+  new Error(
+    `invalid configuration: no configuration has been provided: kubeconfig ${path} has no clusters or contexts`,
+  );
+
+function isEmptyFile(path: string): boolean {
+  try {
+    return readFileSync(path, 'utf8').trim() === '';
+  } catch {
+    return false;
+  }
 }

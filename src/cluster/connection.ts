@@ -1,6 +1,7 @@
 import type { RequestOptions } from 'node:https';
 import { createSecureContext } from 'node:tls';
 import type { KubeConfig } from '@kubernetes/client-node';
+import { execPluginError } from './exec-plugin.ts';
 import { PreconnectAgent } from './preconnect-agent.ts';
 
 /** TLS, proxy and credentials for one request or exec upgrade to the cluster. */
@@ -48,7 +49,11 @@ export function clusterConnection(kc: KubeConfig, token?: () => Promise<string>)
   };
   return async () => {
     const options: RequestOptions = {};
-    await kc.applyToHTTPSOptions(options);
+    try {
+      await kc.applyToHTTPSOptions(options);
+    } catch (error) {
+      throw execPluginError(kc, error);
+    }
     const cluster = kc.getCurrentCluster();
     if (!cluster?.proxyUrl) {
       if (cluster?.server.startsWith('https:')) {

@@ -1,7 +1,8 @@
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parse, stringify } from 'yaml';
 import type { Report } from '../../src/engine/types.ts';
 import { type RunningCli, runCli, startCli } from './run-cli.ts';
 
@@ -65,6 +66,50 @@ describe('responder run against a running `responder sim`', () => {
     expect(output).toMatch(/^ {2}ok +socket-lb +socket LB is on/m);
     expect(output).toMatch(/Verdict: healthy/);
   }, 60_000);
+
+  it('names the namespace it looked in when Cilium is not there', async () => {
+    const { code, output } = await runCli([
+      'run',
+      'unmanaged-pods',
+      '--kubeconfig',
+      kubeconfig,
+      '--cilium-namespace',
+      'cilium-elsewhere',
+      '--no-state',
+    ]);
+    expect(output.replace(/\s+/g, ' ')).toContain(
+      'configmaps "cilium-config" not found in namespace "cilium-elsewhere", and no Cilium agent pods (k8s-app=cilium) were found there',
+    );
+    expect(code).toBe(2);
+  });
+
+  it("says a kubeconfig user's missing credential plugin as kubectl does, with its install hint", async () => {
+    const text = await readFile(kubeconfig, 'utf8');
+    const withPlugin = join(await mkdtemp(join(tmpdir(), 'responder-exec-')), 'kubeconfig');
+    const config = parse(text) as { users: { user: unknown }[] };
+    for (const entry of config.users)
+      entry.user = {
+        exec: {
+          apiVersion: 'client.authentication.k8s.io/v1beta1',
+          command: 'aws-iam-authenticator-not-installed',
+          args: ['token', '-i', 'lab'],
+          installHint: 'Install it from https://github.com/kubernetes-sigs/aws-iam-authenticator',
+        },
+      };
+    await writeFile(withPlugin, stringify(config));
+    const { code, output } = await runCli([
+      'run',
+      'unmanaged-pods',
+      '--kubeconfig',
+      withPlugin,
+      '--no-state',
+    ]);
+    expect(output.replace(/\s+/g, ' ')).toContain(
+      'exec: executable aws-iam-authenticator-not-installed not found; Install it from https://github.com/kubernetes-sigs/aws-iam-authenticator',
+    );
+    expect(output).not.toContain('ENOENT');
+    expect(code).toBe(2);
+  });
 });
 
 describe('responder run, errors', () => {
@@ -97,6 +142,16 @@ describe('responder run, errors', () => {
       expect(history.output).not.toContain(pair.split('=')[0]);
     },
   );
+
+  it('says an empty kubeconfig provides no configuration, naming the file', async () => {
+    const empty = join(await mkdtemp(join(tmpdir(), 'responder-empty-')), 'kubeconfig');
+    await writeFile(empty, '');
+    const { code, output } = await runCli(['run', 'unmanaged-pods', '--kubeconfig', empty, '--no-state']);
+    expect(output).toContain(
+      `invalid configuration: no configuration has been provided: kubeconfig ${empty} has no clusters or contexts`,
+    );
+    expect(code).not.toBe(0);
+  });
 
   it('asks for exactly one cluster when there is no kubeconfig to default to', async () => {
     const home = await mkdtemp(join(tmpdir(), 'responder-home-'));

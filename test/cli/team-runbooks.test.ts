@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -53,6 +53,21 @@ describe("the CLI with a team's runbooks", () => {
     expect(unknown.output).toContain('unknown runbook "nope"; known runbooks: ');
     expect(unknown.output).toContain('csi-drivers');
     expect(unknown.code).toBe(2);
+  }, 120_000);
+
+  it("names the file, line, column and esbuild's message of a runbook that does not parse", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'responder-broken-'));
+    writeFileSync(join(dir, 'broken.ts'), "export default {\n  id: 'broken',\n  title: ,\n};\n");
+    writeFileSync(
+      join(dir, 'responder.config.yaml'),
+      'runbooks:\n  - ./broken.ts\nclusters:\n  - name: lab\n    sim: { scenarios: [healthy] }\n',
+    );
+    const { code, output } = await runCli(['list', '--config', join(dir, 'responder.config.yaml')]);
+    expect(output).toContain(
+      `runbook module ./broken.ts: cannot load it: ${join(dir, 'broken.ts')}:3:9: Unexpected ","`,
+    );
+    expect(output).not.toContain('Transform failed');
+    expect(code).toBe(2);
   }, 120_000);
 
   it('refuses an unknown runbook after loading the config, naming the known ones', async () => {

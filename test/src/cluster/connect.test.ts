@@ -261,7 +261,26 @@ describe('connect through a kubeconfig', () => {
   it('names the file it cannot read', async () => {
     const missing = join(dir, 'missing');
     await expect(connect({ kind: 'kubeconfig', path: missing })).rejects.toThrow(
-      `could not load kubeconfig ${missing}`,
+      `error loading config file "${missing}": ENOENT`,
+    );
+  });
+
+  it.each([
+    ['empty', ''],
+    ['without clusters or contexts', 'apiVersion: v1\nkind: Config\n'],
+  ])('says an %s kubeconfig provides no configuration, naming the file', async (name, text) => {
+    const file = join(dir, `kubeconfig-${name.replaceAll(' ', '-')}`);
+    await writeFile(file, text);
+    await expect(connect({ kind: 'kubeconfig', path: file })).rejects.toThrow(
+      `invalid configuration: no configuration has been provided: kubeconfig ${file} has no clusters or contexts`,
+    );
+  });
+
+  it('names the file and the YAML error of a kubeconfig that does not parse', async () => {
+    const file = join(dir, 'kubeconfig-broken');
+    await writeFile(file, 'clusters: [\n');
+    await expect(connect({ kind: 'kubeconfig', path: file })).rejects.toThrow(
+      `error loading config file "${file}": `,
     );
   });
 });
