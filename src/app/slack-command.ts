@@ -1,4 +1,5 @@
 import { ParamsError } from '../params/check.ts';
+import { pairHolder } from '../routing/follow-up.ts';
 import { type CommandContext, parseSlashCommand, type SlackCommand } from '../slack/command.ts';
 import { CommandError, type CommandRequest, USAGE, usageOf, type Verb } from '../slack/command-grammar.ts';
 import type { RunRecord } from '../store/types.ts';
@@ -70,23 +71,30 @@ function channelOf(app: App, cluster: string): string {
   return app.ports.config.clusters.find((c) => c.name === cluster)?.channel ?? app.ports.defaultChannel;
 }
 
+const UNDER_WAY: ReadonlySet<RunRecord['status']> = new Set(['queued', 'running']);
+
 /**
- * A run of `runbook` on `cluster` going on now, said so a person asking for one learns it at once:
- * the run answers their question within minutes, in its thread; a second run queued behind it
- * would only read (or act on) the same cluster again. Undefined when none runs.
+ * A run of `runbook` on `cluster` going on now, or queued to start (an alert's run holds its pair
+ * from the moment it is queued), said so a person asking for one learns it at once: the run
+ * answers their question within minutes, in its thread; a second run queued behind it would find
+ * the pair busy when it starts, and end as a duplicate nobody hears of. Undefined when none is
+ * under way.
  */
 async function runInProgress(app: App, cluster: string, runbook: string): Promise<string | undefined> {
   const { store, chat, now } = app.ports;
   const holder = await store.leases.holder(leaseKeyOf({ cluster, runbook }), now());
-  if (!holder) return undefined;
-  const job = holder.owner.split('/')[0] as string;
+  const job = holder ? (holder.owner.split('/')[0] as string) : await pairHolder(cluster, runbook, app.ports);
+  if (!job) return undefined;
   const record = await store.runs.get(job);
-  const who = record
-    ? ` by ${record.actor} (${record.reason}) at ${record.startedAt ?? record.queuedAt}`
-    : '';
+  // A pair left held by a run that ended (its finisher stopped before giving it back) holds nobody.
+  if (!holder && record && !UNDER_WAY.has(record.status)) return undefined;
+  const started = holder !== undefined || record?.startedAt !== undefined;
+  const at = record?.startedAt ?? record?.queuedAt;
+  const who = record ? ` by ${record.actor} (${record.reason}) at ${at}` : '';
   const link = await chat.threadLink?.(`${cluster}/${runbook}`);
   const where = link ? `<${link}|its thread>` : channelOf(app, cluster);
-  return `Not queued: ${runbook} on ${cluster} is already running (run ${record?.runId ?? job}, started${who}). Its report will be posted in ${where}; ask again once it has ended for a run of your own.`;
+  const [state, since] = started ? ['running', 'started'] : ['queued', 'queued'];
+  return `Not queued: ${runbook} on ${cluster} is already ${state} (run ${record?.runId ?? job}, ${since}${who}). Its report will be posted in ${where}; ask again once it has ended for a run of your own.`;
 }
 
 /** Runs a command's trigger and says what was queued, or why nothing was. */

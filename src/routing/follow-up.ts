@@ -1,3 +1,4 @@
+import type { Mode } from '../engine/types.ts';
 import type { Job } from '../queue/job.ts';
 import type { PairState, RunRecord, StateStore } from '../store/types.ts';
 import type { Alert, Trigger } from '../triggers/types.ts';
@@ -18,7 +19,28 @@ export function pairKeyOf(
   run: Pick<RunRecord, 'source' | 'cluster' | 'runbook' | 'mode'>,
 ): string | undefined {
   if (!AUTOMATIC.has(run.source)) return undefined;
-  return `${run.cluster}|${run.runbook}|${run.mode}`;
+  return keyOf(run.cluster, run.runbook, run.mode);
+}
+
+const keyOf = (cluster: string, runbook: string, mode: Mode) => `${cluster}|${runbook}|${mode}`;
+
+const MODES: readonly Mode[] = ['auto', 'dry-run', 'approve'];
+
+/**
+ * The job whose automatic run holds (cluster, runbook) in any mode, queued or running (a person
+ * asking for that runbook learns of it before the worker would find the pair busy); undefined
+ * when none does.
+ */
+export async function pairHolder(
+  cluster: string,
+  runbook: string,
+  context: Pick<PairContext, 'store' | 'now'>,
+): Promise<string | undefined> {
+  for (const mode of MODES) {
+    const owner = (await context.store.pairs.get(keyOf(cluster, runbook, mode), context.now()))?.owner;
+    if (owner) return owner;
+  }
+  return undefined;
 }
 
 /** The follow-up of a run is a job of its own, named after it: a finisher that queues it twice queues one job. */
@@ -47,7 +69,8 @@ export interface PairContext {
  */
 export type PairAdmission = 'run' | 'absorbed' | 'duplicate';
 
-type Decision<T> = { result: T; state?: PairState };
+/** What was decided, and the state to write (none: nothing changes). `{}`: nothing to say, nothing to write. */
+type Decision<T> = { state?: PairState } & (undefined extends T ? { result?: T } : { result: T });
 
 /** Reads the pair, decides, and writes what was decided under the version read, until it lands. */
 async function change<T>(
@@ -58,9 +81,9 @@ async function change<T>(
   for (let round = 0; round < ROUNDS; round++) {
     const now = context.now();
     const decision = decide(await context.store.pairs.get(key, now));
-    if (!decision.state) return decision.result;
+    if (!decision.state) return decision.result as T;
     if (await context.store.pairs.put(key, decision.state, context.windowSeconds, now))
-      return decision.result;
+      return decision.result as T;
   }
   throw new Error(`the runs of ${key} kept changing under ${ROUNDS} attempts; try again`);
 }
@@ -112,14 +135,13 @@ function followUpOf(absorbed: NonNullable<PairState['absorbed']>, after: string,
  */
 export function finishPair(jobId: string, key: string, context: PairContext): Promise<Job | undefined> {
   return change(key, context, (seen): Decision<Job | undefined> => {
-    if (!seen) return { result: undefined };
-    if (seen.owner !== jobId) {
-      const next = seen.next as Job | undefined;
-      return { result: next?.id === followUpId(jobId) && seen.owner === next.id ? next : undefined };
+    // Not (or no longer) its holder: the follow-up it handed over, asked again, while that is queued or running.
+    if (seen?.owner !== jobId) {
+      const next = seen?.next as Job | undefined;
+      return next?.id === followUpId(jobId) ? { result: next } : {};
     }
     const version = seen.version + 1;
-    if (!seen.absorbed || seen.followedUp)
-      return { result: undefined, state: { followedUp: seen.followedUp, version } };
+    if (!seen.absorbed || seen.followedUp) return { state: { followedUp: seen.followedUp, version } };
     const next = followUpOf(seen.absorbed, jobId, context.now());
     return { result: next, state: { owner: next.id, followedUp: true, next, version } };
   });
@@ -131,7 +153,7 @@ export function finishPair(jobId: string, key: string, context: PairContext): Pr
  */
 export function releasePair(jobId: string, key: string, context: PairContext): Promise<void> {
   return change(key, context, (seen): Decision<void> => {
-    if (seen?.owner !== jobId) return { result: undefined };
-    return { result: undefined, state: { followedUp: false, version: seen.version + 1 } };
+    if (seen?.owner !== jobId) return {};
+    return { state: { followedUp: false, version: seen.version + 1 } };
   });
 }

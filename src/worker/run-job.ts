@@ -10,6 +10,7 @@ import type { AnyRunbook, Brake, DoneAction, Logger, Report } from '../engine/ty
 import type { Job } from '../queue/job.ts';
 import { summarize as summarizeRun } from '../report/summary.ts';
 import { queuedRecord } from '../routing/admit.ts';
+import { pairKey } from '../routing/follow-up.ts';
 import type { RunRecord, StateStore } from '../store/types.ts';
 import { compactReport } from './compact-report.ts';
 
@@ -233,12 +234,16 @@ async function busy(job: Job, previous: RunRecord | undefined, context: WorkerCo
     error: `another ${job.runbook} run on ${job.cluster} is in progress (job ${jobOfOwner(holder.owner)}, its lease held until ${holder.expiresAt})`,
     finishedAt: context.now().toISOString(),
   };
-  if (!previous) {
-    await store.runs.put(skipped);
-    return skipped;
-  }
-  if (await store.runs.advance(skipped, { status: ['queued', 'failed'], jobId: job.id })) return skipped;
-  return (await store.runs.get(previous.runId)) ?? skipped;
+  if (previous && !(await store.runs.advance(skipped, { status: ['queued', 'failed'], jobId: job.id })))
+    return (await store.runs.get(previous.runId)) ?? skipped;
+  if (!previous) await store.runs.put(skipped);
+  // Alerts fold into the run they met; a person who asked is told, in the thread its report goes to.
+  if (!pairKey(job))
+    await context.chat.postText(
+      chatTarget(job, context),
+      `Not run: ${job.runbook} on ${job.cluster} asked by ${skipped.actor} (run ${skipped.runId}): run ${jobOfOwner(holder.owner)} of it was already in progress, and its report is posted in this thread. Ask again once it has ended for a run of your own.`,
+    );
+  return skipped;
 }
 
 /**

@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import type { Job } from '../../../src/queue/job.ts';
 import { admit } from '../../../src/routing/admit.ts';
-import { finishPair, LISTED_ALERTS, pairKey, releasePair } from '../../../src/routing/follow-up.ts';
+import {
+  admitToPair,
+  finishPair,
+  LISTED_ALERTS,
+  pairHolder,
+  pairKey,
+  releasePair,
+} from '../../../src/routing/follow-up.ts';
 import { routeTrigger } from '../../../src/routing/route.ts';
 import { memoryStore } from '../../../src/store/index.ts';
 import {
@@ -160,6 +167,79 @@ describe('a storm of growing alert groups on one pair', () => {
     await expect(admit([jobOf(grown(2))], failing)).rejects.toThrow('SQS is down');
     expect((await send(3)).queued).toHaveLength(1);
     expect((await send(4)).duplicates).toHaveLength(1);
+  });
+});
+
+describe('a pair’s state as it is kept', () => {
+  it('says run, absorbed, then duplicate once its follow-up was made', async () => {
+    const { pairs, jobOf, grown } = setup();
+    const key = 'prod-eu|host-identity|auto';
+    const first = jobOf(grown(0));
+    expect(await admitToPair(first, key, pairs)).toBe('run');
+    expect(await admitToPair(jobOf(grown(1)), key, pairs)).toBe('absorbed');
+    await finishPair(first.id, key, pairs);
+    expect(await admitToPair(jobOf(grown(2)), key, pairs)).toBe('duplicate');
+  });
+
+  it('keeps each absorbed alert once, beside a template job that carries none (the item stays small)', async () => {
+    const { pairs, jobOf, grown, store } = setup();
+    const key = 'prod-eu|host-identity|auto';
+    await admitToPair(jobOf(grown(0)), key, pairs);
+    await admitToPair(jobOf(grown(30)), key, pairs);
+    const absorbed = (await store.pairs.get(key, pairs.now()))?.absorbed;
+    expect(absorbed?.alerts).toHaveLength(31);
+    expect((absorbed?.job as Job | undefined)?.trigger.alerts).toEqual([]);
+  });
+
+  it('finishing or releasing a pair that has no state (never held, or its window ended) changes nothing', async () => {
+    const { pairs, jobOf, grown, store } = setup();
+    const key = 'prod-eu|host-identity|auto';
+    expect(await finishPair('job-1', key, pairs)).toBeUndefined();
+    await releasePair('job-1', key, pairs);
+    expect(await store.pairs.get(key, pairs.now())).toBeUndefined();
+    expect(await admitToPair(jobOf(grown(0)), key, pairs)).toBe('run');
+  });
+
+  it('a pair that keeps changing under every write is given up on after 60 rounds, saying which', async () => {
+    const { pairs, jobOf, grown, store } = setup();
+    let puts = 0;
+    const busy = {
+      ...pairs,
+      store: {
+        ...store,
+        pairs: {
+          get: store.pairs.get,
+          put: async () => {
+            puts++;
+            return false;
+          },
+        },
+      },
+    };
+    await expect(admitToPair(jobOf(grown(0)), 'prod-eu|host-identity|auto', busy)).rejects.toThrow(
+      'the runs of prod-eu|host-identity|auto kept changing under 60 attempts; try again',
+    );
+    expect(puts).toBe(60);
+  });
+});
+
+describe('who holds a (cluster, runbook), for a person asking', () => {
+  it('is the job whose run holds its pair in any mode, queued or running; nobody once the runs ended', async () => {
+    const { pairs, store, jobOf, grown } = setup();
+    expect(await pairHolder('prod-eu', 'host-identity', pairs)).toBeUndefined();
+    for (const mode of ['approve', 'dry-run', 'auto'] as const) {
+      const job = { ...jobOf(grown(0)), mode };
+      const key = pairKey(job) as string;
+      expect(key).toBe(`prod-eu|host-identity|${mode}`);
+      await admitToPair(job, key, pairs);
+      expect(await pairHolder('prod-eu', 'host-identity', pairs)).toBe(job.id);
+      await finishPair(job.id, key, pairs);
+      // Resting (its run ended in the window): it holds nobody.
+      expect(await store.pairs.get(key, pairs.now())).toMatchObject({ followedUp: false });
+      expect(await pairHolder('prod-eu', 'host-identity', pairs)).toBeUndefined();
+    }
+    expect(await pairHolder('prod-eu', 'unmanaged-pods', pairs)).toBeUndefined();
+    expect(await pairHolder('staging', 'host-identity', pairs)).toBeUndefined();
   });
 });
 
