@@ -137,9 +137,11 @@ export class CiliumResponder extends Construct {
 
     // CloudFormation generates one key per secret (GenerateSecretString has one generateStringKey),
     // so each generated token has its own secret; the Slack fields start empty beside the first.
+    // The console's slackClientId and slackClientSecret are put beside them, not templated: a changed
+    // template would generate the secret anew, losing the fields already put.
     this.secret = new Secret(this, 'Secrets', {
       description:
-        'Cilium Responder: put slackSigningSecret and slackBotToken; alertmanagerToken is generated',
+        'Cilium Responder: put slackSigningSecret, slackBotToken, slackClientId, slackClientSecret; alertmanagerToken is generated',
       generateSecretString: {
         secretStringTemplate: JSON.stringify({ slackSigningSecret: '', slackBotToken: '' }),
         generateStringKey: 'alertmanagerToken',

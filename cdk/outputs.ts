@@ -9,6 +9,7 @@ export const HTTP_PATHS = {
   AlertmanagerUrl: 'alerts/alertmanager',
   SlackCommandsUrl: 'slack/commands',
   SlackInteractionsUrl: 'slack/interactions',
+  SlackRedirectUrl: 'ui/auth/callback',
 } as const;
 
 export interface ResponderOutputs {
@@ -45,9 +46,14 @@ export function addOutputs(scope: Construct, parts: ResponderOutputs): void {
     "The Slack app's interactivity Request URL (slack-app-manifest.yaml)",
   );
   output(
+    'SlackRedirectUrl',
+    `${parts.url}${HTTP_PATHS.SlackRedirectUrl}`,
+    "The Slack app's OAuth Redirect URL: Sign in with Slack to the web console (slack-app-manifest.yaml)",
+  );
+  output(
     'SecretsArn',
     parts.secret.secretArn,
-    'Put slackSigningSecret and slackBotToken here; alertmanagerToken is generated',
+    'Put slackSigningSecret, slackBotToken, slackClientId and slackClientSecret here; alertmanagerToken is generated',
   );
   output('SecretsName', parts.secret.secretName, 'The same secret by name (aws secretsmanager --secret-id)');
   output(

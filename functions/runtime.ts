@@ -20,6 +20,9 @@ import { dynamoStore } from '../src/store/index.ts';
 export interface Secrets {
   slackSigningSecret?: string;
   slackBotToken?: string;
+  /** The Slack app's OpenID Connect client ("Sign in with Slack" to the web console). */
+  slackClientId?: string;
+  slackClientSecret?: string;
   alertmanagerToken?: string;
   operatorToken?: string;
 }
@@ -43,6 +46,8 @@ export function lambdaEnv() {
     maxAttempts: Number(process.env.MAX_ATTEMPTS ?? '3'),
     defaultChannel: process.env.DEFAULT_CHANNEL ?? DEFAULT_CHANNEL,
     slackApiUrl: process.env.SLACK_API_URL,
+    /** The console's OpenID provider: Slack's unless set (a rehearsal points it at a local one). */
+    slackOidcIssuer: process.env.SLACK_OIDC_ISSUER,
   };
 }
 
@@ -118,6 +123,8 @@ export async function lambdaRuntime(
 const FIELDS: readonly SecretField[] = [
   'slackSigningSecret',
   'slackBotToken',
+  'slackClientId',
+  'slackClientSecret',
   'alertmanagerToken',
   'operatorToken',
 ];
@@ -150,6 +157,8 @@ function secretSourcesOf(read: { id: string; fields: Secrets }[]): Record<Secret
   return {
     slackSigningSecret: name(main?.id),
     slackBotToken: name(main?.id),
+    slackClientId: name(main?.id),
+    slackClientSecret: name(main?.id),
     alertmanagerToken: name(main?.id),
     operatorToken: name(operator?.id ?? main?.id),
   };

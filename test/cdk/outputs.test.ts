@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { CiliumResponder } from '../../cdk/cilium-responder.ts';
 import { HTTP_PATHS } from '../../cdk/outputs.ts';
+import { CALLBACK_PATH } from '../../functions/console/slack-sign-in.ts';
 import { RUNBOOK_IDS } from '../../runbooks/catalog.ts';
 import { parseConfig } from '../../src/config/load.ts';
 import { ALERTMANAGER_TOKEN, appUnderTest } from '../functions/harness.ts';
@@ -55,10 +56,16 @@ describe("the construct's stack Outputs: what the post-deploy steps read", () =>
 
   it("the URLs' paths are the ones the http function serves and the Slack manifest names", async () => {
     const manifest = parse(readFileSync('slack-app-manifest.yaml', 'utf8'));
-    expect([manifest.features.slash_commands[0].url, manifest.settings.interactivity.request_url]).toEqual([
+    expect([
+      manifest.features.slash_commands[0].url,
+      manifest.settings.interactivity.request_url,
+      ...manifest.oauth_config.redirect_urls,
+    ]).toEqual([
       `<FunctionUrl>${HTTP_PATHS.SlackCommandsUrl}`,
       `<FunctionUrl>${HTTP_PATHS.SlackInteractionsUrl}`,
+      `<FunctionUrl>${HTTP_PATHS.SlackRedirectUrl}`,
     ]);
+    expect(`/${HTTP_PATHS.SlackRedirectUrl}`).toBe(CALLBACK_PATH);
     const { app } = appUnderTest();
     const alerts = await app.request(`/${HTTP_PATHS.AlertmanagerUrl}`, {
       method: 'POST',

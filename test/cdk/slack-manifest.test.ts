@@ -4,6 +4,7 @@ import { Template } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { ResponderStack } from '../../cdk/responder-stack.ts';
+import { CALLBACK_PATH } from '../../functions/console/slack-sign-in.ts';
 import { RUNBOOK_IDS } from '../../runbooks/catalog.ts';
 import { parseConfig } from '../../src/config/load.ts';
 import { DEFAULT_SLASH_COMMAND } from '../../src/config/schema.ts';
@@ -27,17 +28,26 @@ describe('the Slack app manifest', () => {
     ...manifest.features.slash_commands.map((command: { url: string }) => command.url),
     manifest.settings.interactivity.request_url,
   ];
+  const redirects: string[] = manifest.oauth_config.redirect_urls;
 
   it('gives Slack the FunctionUrl output as printed, followed by the path: one slash between', () => {
-    expect(urlsOf(manifest).sort()).toEqual([...urls].sort());
-    expect(urls.map((url) => url.replace(PLACEHOLDER, OUTPUT))).toEqual([
+    expect(urlsOf(manifest).sort()).toEqual([...urls, ...redirects].sort());
+    expect([...urls, ...redirects].map((url) => url.replace(PLACEHOLDER, OUTPUT))).toEqual([
       `${OUTPUT}slack/commands`,
       `${OUTPUT}slack/interactions`,
+      `${OUTPUT}ui/auth/callback`,
     ]);
-    for (const url of urls) {
+    for (const url of [...urls, ...redirects]) {
       expect(url.startsWith(PLACEHOLDER), url).toBe(true);
-      expect(new URL(url.replace(PLACEHOLDER, OUTPUT)).pathname).toMatch(/^\/slack\/[a-z]+$/);
+      expect(new URL(url.replace(PLACEHOLDER, OUTPUT)).pathname).toMatch(/^\/(slack|ui\/auth)\/[a-z]+$/);
     }
+  });
+
+  it("Sign in with Slack: the redirect URL is the console's callback, and the OpenID scopes are asked", () => {
+    expect(redirects.map((url) => new URL(url.replace(PLACEHOLDER, OUTPUT)).pathname)).toEqual([
+      CALLBACK_PATH,
+    ]);
+    expect(manifest.oauth_config.scopes.user).toEqual(['openid', 'profile']);
   });
 
   it('the stack outputs FunctionUrl as the function URL itself, which ends in /', () => {

@@ -1,0 +1,118 @@
+import type { AddressInfo } from 'node:net';
+import { serve } from '@hono/node-server';
+import { Hono } from 'hono';
+import type { Browser, BrowserContext } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type ConsoleEnv, requireSession, sessionSettings } from '../../../functions/console/session.ts';
+import { CALLBACK_PATH, slackSignIn } from '../../../functions/console/slack-sign-in.ts';
+import { launchChromium, signInAtProvider } from '../../helpers/browser.ts';
+import { CLIENT_ID, CLIENT_SECRET, type SlackOidc, startSlackOidc } from '../../helpers/slack-oidc.ts';
+
+const ALICE = 'U0ALICE01';
+
+/**
+ * Sign in with Slack through a real OpenID provider on the loopback and a real browser: the
+ * console's session names the Slack user the provider vouched for, and a callback that does not
+ * belong to the flow this browser began signs no one in.
+ */
+describe('sign in with Slack (OpenID Connect)', () => {
+  let browser: Browser;
+  let provider: SlackOidc;
+  let base: string;
+  let close: () => void;
+  /** When set, the provider's answer reaches the console with this state instead of its own. */
+  let forgeState: string | undefined;
+  const forged = (request: Request) => {
+    const url = new URL(request.url);
+    if (!forgeState || url.pathname !== CALLBACK_PATH) return request;
+    url.searchParams.set('state', forgeState);
+    return new Request(url, request);
+  };
+
+  beforeAll(async () => {
+    let app: Hono | undefined;
+    const server = serve({
+      fetch: (request) => (app as Hono).fetch(forged(request)),
+      port: 0,
+      hostname: '127.0.0.1',
+    });
+    await new Promise<void>((resolve) => server.once('listening', () => resolve()));
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    close = () => server.close();
+    provider = await startSlackOidc(`${base}${CALLBACK_PATH}`, { [ALICE]: 'Alice Example' });
+    const ui = new Hono<ConsoleEnv>();
+    ui.use('*', sessionSettings({ secret: 's'.repeat(40), secure: false, now: () => new Date() }));
+    slackSignIn({ clientId: CLIENT_ID, clientSecret: CLIENT_SECRET, issuer: provider.issuer }).mount(ui);
+    ui.use('*', requireSession);
+    ui.get('/me', (c) => c.json(c.get('session')));
+    app = new Hono().route('/ui', ui);
+    browser = await launchChromium();
+  }, 60_000);
+  afterAll(async () => {
+    await browser?.close();
+    await provider?.close();
+    close?.();
+  });
+
+  /** The console's cookies (the provider shares the host, 127.0.0.1, so its cookies are in the same jar). */
+  const sessionCookies = async (context: BrowserContext) =>
+    (await context.cookies(base)).filter((cookie) => cookie.name.startsWith('responder-'));
+
+  it('a page asked for without a session goes through the provider and comes back signed in as that Slack user', async () => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    const toProvider = page.waitForRequest((request) => request.url().startsWith(provider.issuer));
+    await page.goto(`${base}/ui/me?from=test`);
+    const asked = new URL((await toProvider).url());
+    expect(Object.fromEntries(asked.searchParams)).toMatchObject({
+      client_id: CLIENT_ID,
+      redirect_uri: `${base}${CALLBACK_PATH}`,
+      response_type: 'code',
+      scope: 'openid profile',
+      code_challenge_method: 'S256',
+    });
+    for (const check of ['state', 'nonce', 'code_challenge'])
+      expect(asked.searchParams.get(check)?.length).toBeGreaterThanOrEqual(22);
+
+    await signInAtProvider(page, provider.issuer, ALICE);
+    expect(page.url()).toBe(`${base}/ui/me?from=test`);
+    const session = JSON.parse((await page.textContent('body')) ?? '{}');
+    expect(session).toMatchObject({ userId: ALICE, name: 'Alice Example' });
+    // The flow's cookie is spent; the session's is HttpOnly and Lax.
+    const cookies = await sessionCookies(context);
+    expect(cookies.map((cookie) => cookie.name)).toEqual(['responder-session']);
+    expect(cookies[0]).toMatchObject({ httpOnly: true, sameSite: 'Lax' });
+    await context.close();
+  }, 60_000);
+
+  it('a callback whose state is not the one this browser was given signs no one in', async () => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await page.goto(`${base}/ui/me`);
+    forgeState = 'the-state-of-another-flow';
+    try {
+      await signInAtProvider(page, provider.issuer, ALICE);
+    } finally {
+      forgeState = undefined;
+    }
+    expect(await page.textContent('body')).toMatch(/^Sign in with Slack failed: .*"state"/);
+    expect(await sessionCookies(context)).toEqual([]);
+    // As the answer says: opening the console again signs in (the provider remembers Alice).
+    await page.goto(`${base}/ui/me`);
+    expect(JSON.parse((await page.textContent('body')) ?? '{}')).toMatchObject({ userId: ALICE });
+    await context.close();
+  }, 60_000);
+
+  it('a callback without the flow this browser began is refused and says how to start again', async () => {
+    const answer = await fetch(`${base}${CALLBACK_PATH}?code=stolen&state=whatever`, { redirect: 'manual' });
+    expect(answer.status).toBe(400);
+    expect(await answer.text()).toMatch(/expired or began in another browser/);
+    expect(answer.headers.get('set-cookie')).toBeNull();
+  });
+
+  it('refuses an issuer that is not https, except on the loopback', () => {
+    expect(() =>
+      slackSignIn({ clientId: 'c', clientSecret: 's', issuer: 'http://slack.example.com' }),
+    ).toThrow('the sign-in issuer must be https (http only on the loopback), not http://slack.example.com');
+  });
+});
