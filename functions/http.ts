@@ -1,5 +1,6 @@
 import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
 import { handle } from 'hono/aws-lambda';
+import { awsConsole, CONSOLE_FIELDS } from './console/aws-console.ts';
 import { createHttpApp } from './http-app.ts';
 import { lambdaRuntime } from './runtime.ts';
 
@@ -7,17 +8,21 @@ const runtime = await lambdaRuntime([
   'slackSigningSecret',
   'slackBotToken',
   'alertmanagerToken',
-  'operatorToken',
+  ...CONSOLE_FIELDS,
 ]);
 const source = runtime.secretSources;
 /** CloudWatch metrics (EMF): the stack alarms on bodies refused for their size. */
 const metrics = new Metrics({ namespace: 'CiliumResponder', serviceName: 'cilium-responder' });
 
-/** Function URL → the hono app: verify, parse, admit, enqueue, answer (503 naming a missing secret field). */
+/**
+ * Function URL → the hono app: verify, parse, admit, enqueue, answer (503 naming a missing secret
+ * field); the web console under /ui once the Slack app's client id and secret are put.
+ */
 export const handler = handle(
   createHttpApp({
     app: runtime.app,
     secrets: runtime.secrets,
+    console: awsConsole(runtime.secrets, runtime.env.slackOidcIssuer),
     secretNames: {
       slackSigningSecret: `slackSigningSecret in ${source.slackSigningSecret}`,
       alertmanagerToken: `alertmanagerToken in ${source.alertmanagerToken}`,
