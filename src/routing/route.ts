@@ -3,6 +3,7 @@ import type { Mode } from '../engine/types.ts';
 import { mergeParams } from '../params/merge.ts';
 import type { Job } from '../queue/job.ts';
 import type { Alert, Trigger } from '../triggers/types.ts';
+import { alertCluster } from './alert-cluster.ts';
 
 export interface RouteContext {
   config: ResponderConfig;
@@ -64,12 +65,20 @@ function alertTargets(trigger: Trigger, context: RouteContext, skipped: string[]
     const routes = context.config.routes.filter((route) => matches(route, trigger, alert));
     if (routes.length === 0) skipped.push(`${alert.name}: no route matches`);
     for (const route of routes) {
-      const cluster =
-        route.cluster ?? alert.labels.cluster ?? trigger.cluster ?? trigger.alarm?.dimensions.ClusterName;
-      if (!cluster) {
-        skipped.push(`${alert.name}: no cluster (set the route's cluster or a "cluster" label)`);
+      const named = alert.labels.cluster ?? trigger.cluster ?? trigger.alarm?.dimensions.ClusterName;
+      if (!route.cluster && !named) {
+        const where = trigger.alarm ? 'a ClusterName dimension on the alarm' : 'a "cluster" label';
+        skipped.push(`${alert.name}: no cluster (set the route's cluster or ${where})`);
         continue;
       }
+      const found = route.cluster
+        ? { cluster: route.cluster }
+        : alertCluster(named as string, context.config, trigger.alarm?.region);
+      if ('problem' in found) {
+        skipped.push(`${alert.name}: ${found.problem}`);
+        continue;
+      }
+      const { cluster } = found;
       for (const runbook of expandRunbook(route.runbook, context)) {
         targets.push({ cluster, runbook, mode: route.mode, params: route.params, by: 'route' });
       }

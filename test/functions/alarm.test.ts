@@ -13,12 +13,23 @@ import { appOf, fixtureJson, type RecordingQueue, RUNBOOK_IDS, recordingQueue } 
  * The alarm function as deployed (functions/alarm.ts), its composition root swapped for the test
  * ports: each form CloudWatch delivers an alarm in goes all the way to a queued job.
  */
-const ports = vi.hoisted(() => ({ app: undefined as App | undefined, results: [] as Dispatched[] }));
+const ports = vi.hoisted(() => ({
+  app: undefined as App | undefined,
+  results: [] as Dispatched[],
+  warnings: [] as { message: string; data?: Record<string, unknown> }[],
+}));
 
 // The handler keeps what lambdaRuntime returned at cold start; it reaches each test's own app.
 vi.mock('../../functions/runtime.ts', () => ({
   lambdaRuntime: async () => ({
     app: {
+      ports: {
+        log: {
+          info() {},
+          error() {},
+          warn: (message: string, data?: Record<string, unknown>) => ports.warnings.push({ message, data }),
+        },
+      },
       async dispatch(trigger: Trigger) {
         const result = await (ports.app as App).dispatch(trigger);
         ports.results.push(result);
@@ -33,10 +44,16 @@ const config = parseConfig(
 clusters:
   - name: prod-eu
     sim: { scenarios: [healthy] }
+  - name: payments
+    eks: { name: payments-prod-7f3a, region: us-east-1 }
+  - name: payments-eu
+    eks: { name: payments-prod-7f3a, region: eu-west-1 }
 routes:
   - match: { source: cloudwatch, alarmName: ServerCpuTooHigh }
     cluster: prod-eu
     runbook: host-identity
+  - match: { source: cloudwatch, dimensions: { Namespace: ContainerInsights } }
+    runbook: tunnel-datapath
   - match: { source: alertmanager, alertname: CiliumUnmanagedPods }
     runbook: unmanaged-pods
     mode: auto
@@ -64,6 +81,7 @@ function freshApp(into: RecordingQueue): App {
 beforeEach(() => {
   queue = recordingQueue();
   ports.results = [];
+  ports.warnings = [];
   ports.app = freshApp(queue);
 });
 
@@ -120,6 +138,80 @@ describe('the alarm function', () => {
     event.alarmArn = 'not-an-arn';
     await expect(handler(event)).rejects.toThrow(TriggerError);
     await expect(handler(event)).rejects.toThrow(/^alarmArn: expected a CloudWatch alarm ARN/);
+  });
+});
+
+/**
+ * A Container Insights alarm as EventBridge delivers it: the fixture's state change, for an alarm
+ * whose metric carries the EKS cluster's own name as its ClusterName dimension.
+ */
+function eventBridgeFor(clusterName: string) {
+  const event = structuredClone(eventBridge()) as EventBridgeEvent & {
+    detail: { alarmName: string; configuration: { metrics: { metricStat: { metric: unknown } }[] } };
+  };
+  event.resources = ['arn:aws:cloudwatch:us-east-1:123456789012:alarm:node-not-ready'];
+  event.detail.alarmName = 'node-not-ready';
+  event.detail.configuration.metrics = [
+    {
+      metricStat: {
+        metric: {
+          namespace: 'ContainerInsights',
+          name: 'cluster_failed_node_count',
+          dimensions: { ClusterName: clusterName, Namespace: 'ContainerInsights' },
+        },
+      },
+    },
+  ];
+  return event;
+}
+
+/** The same kind of alarm as its SNS notification reaches the function (eu-west-1, the fixture's region). */
+function snsFor(clusterName: string) {
+  const event = structuredClone(
+    fixtureJson<{ Records: { Sns: { Message: string } }[] }>(
+      'triggers/cloudwatch-sns-lambda-single-metric.json',
+    ),
+  );
+  const record = event.Records[0] as { Sns: { Message: string } };
+  const message = JSON.parse(record.Sns.Message) as { Trigger: { Dimensions: unknown } };
+  message.Trigger.Dimensions = [
+    { name: 'ClusterName', value: clusterName },
+    { name: 'Namespace', value: 'ContainerInsights' },
+  ];
+  record.Sns.Message = JSON.stringify(message);
+  return event;
+}
+
+describe('the alarm function, finding the cluster', () => {
+  it("takes an EventBridge alarm's ClusterName as the EKS cluster's name in the alarm's region", async () => {
+    await handler(eventBridgeFor('payments-prod-7f3a'));
+    expect(queued()).toEqual([{ cluster: 'payments', runbook: 'tunnel-datapath', mode: 'dry-run' }]);
+    expect(ports.warnings).toEqual([]);
+  });
+
+  it("takes an SNS alarm's ClusterName as the EKS name in its own region, or as the config's name", async () => {
+    await handler(snsFor('payments-prod-7f3a'));
+    expect(queued()).toEqual([{ cluster: 'payments-eu', runbook: 'tunnel-datapath', mode: 'dry-run' }]);
+    queue.sent.length = 0;
+    ports.app = freshApp(queue);
+    await handler(snsFor('prod-eu'));
+    expect(queued()).toEqual([{ cluster: 'prod-eu', runbook: 'tunnel-datapath', mode: 'dry-run' }]);
+  });
+
+  it('logs an alarm that matches no cluster, with the names it tried', async () => {
+    await handler(eventBridgeFor('payments-staging'));
+    expect(queue.sent).toEqual([]);
+    expect(ports.warnings).toEqual([
+      {
+        message: 'alarm matched no route or cluster',
+        data: {
+          alarm: 'node-not-ready',
+          skipped: [
+            'node-not-ready: cluster "payments-staging" is not in the config: tried its cluster names (prod-eu, payments, payments-eu) and its EKS cluster names in us-east-1 (payments-prod-7f3a)',
+          ],
+        },
+      },
+    ]);
   });
 });
 

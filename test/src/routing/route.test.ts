@@ -146,7 +146,9 @@ describe('routeTrigger: Alertmanager', () => {
       context(),
     );
     expect(result.jobs).toEqual([]);
-    expect(result.skipped).toEqual(['cluster "staging" is not in the config']);
+    expect(result.skipped).toEqual([
+      'CiliumUnmanagedPods: cluster "staging" is not in the config: tried its cluster names (prod-eu, prod-us, sim) and its EKS cluster names (none)',
+    ]);
   });
 
   it('skips an alert that names no cluster, saying how to fix it', () => {
@@ -224,7 +226,42 @@ describe('routeTrigger: CloudWatch', () => {
       context(),
     );
     expect(result.jobs).toEqual([]);
-    expect(result.skipped).toEqual(['cluster "example-cluster" is not in the config']);
+    expect(result.skipped).toEqual([
+      'cilium-node-connectivity-down: cluster "example-cluster" is not in the config: tried its cluster names (prod-eu, prod-us, sim) and its EKS cluster names in eu-west-1 (none)',
+    ]);
+  });
+
+  describe('an alarm whose ClusterName is the EKS cluster name', () => {
+    const eksConfig = () =>
+      testConfig({
+        clusters: [
+          { name: 'payments', eks: { name: 'payments-prod-7f3a', region: 'eu-west-1' } },
+          { name: 'payments-us', eks: { name: 'payments-prod-7f3a', region: 'us-east-1' } },
+          { name: 'prod-eu', kubeconfig: { path: '/etc/kube/prod-eu' } },
+        ],
+        schedules: [],
+      });
+    const routed = (clusterName: string) =>
+      routeTrigger(
+        alarmTrigger('cilium-node-connectivity-down', { ClusterName: clusterName }),
+        context(eksConfig()),
+      );
+
+    it("routes to the config cluster with that EKS name in the alarm's region", () => {
+      expect(routed('payments-prod-7f3a').jobs.map((job) => job.cluster)).toEqual(['payments']);
+    });
+
+    it('still takes the config name first', () => {
+      expect(routed('payments-us').jobs.map((job) => job.cluster)).toEqual(['payments-us']);
+    });
+
+    it('skips an EKS name the config has in no cluster of that region, naming the names it tried', () => {
+      const result = routed('payments-staging');
+      expect(result.jobs).toEqual([]);
+      expect(result.skipped).toEqual([
+        'cilium-node-connectivity-down: cluster "payments-staging" is not in the config: tried its cluster names (payments, payments-us, prod-eu) and its EKS cluster names in eu-west-1 (payments-prod-7f3a)',
+      ]);
+    });
   });
 
   it('records an alarm back to OK as resolved', () => {
