@@ -38,7 +38,7 @@ if (mode === 'client-node-pods') {
   verdict = String(uids.length);
 } else if (mode === 'plain') {
   // The same lists the scan reads, fetched page by page and dropped: the floor any scan sits on.
-  await access.kube.list(RESOURCES.ciliumendpoints, { project: 'metadata' });
+  await access.kube.list(RESOURCES.ciliumendpoints, { metadataOnly: true, project: () => undefined });
   await access.kube.list(RESOURCES.pods, {
     fieldSelector: RUNNING,
     project: () => undefined,

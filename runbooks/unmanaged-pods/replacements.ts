@@ -2,6 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { KubeError, RESOURCES } from '../../src/cluster/types.ts';
 import { type PodFacts, podFacts } from '../../src/engine/pod-facts.ts';
 import type { StepContext } from '../../src/engine/types.ts';
+import type { KeyLookup } from './key-set.ts';
 import type { UnmanagedPodsParams } from './params.ts';
 import type { UnmanagedPodsState } from './state.ts';
 
@@ -23,7 +24,7 @@ export interface ReplacementCheck {
 export function matchReplacements(
   evicted: readonly PodFacts[],
   pods: readonly PodFacts[],
-  seenUids: ReadonlySet<string>,
+  seenUids: KeyLookup,
 ): Map<string, PodFacts> {
   const matched = new Map<string, PodFacts>();
   const claimed = new Set<string>();
@@ -60,7 +61,7 @@ async function hasEndpoint(ctx: Ctx, pod: PodFacts): Promise<boolean> {
 async function checkOnce(
   ctx: Ctx,
   evicted: readonly PodFacts[],
-  seenUids: ReadonlySet<string>,
+  seenUids: KeyLookup,
   confirmed: Set<string>,
 ): Promise<ReplacementCheck[]> {
   const namespaces = [...new Set(evicted.map((pod) => pod.namespace))];
@@ -87,7 +88,7 @@ async function checkOnce(
 export async function awaitReplacements(
   ctx: Ctx,
   evicted: readonly PodFacts[],
-  seenUids: ReadonlySet<string>,
+  seenUids: KeyLookup,
 ): Promise<ReplacementCheck[]> {
   const giveUpAt = performance.now() + REPLACEMENT_WAIT.timeoutMs;
   const endsAt = Date.now() + REPLACEMENT_WAIT.timeoutMs;

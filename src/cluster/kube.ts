@@ -113,7 +113,10 @@ export class HttpKubeFacade implements KubeFacade {
         resource: resource.plural,
       };
       const page = await withRetries(() => this.call<ListPage>(request), this.reads);
-      for (const item of page.items ?? []) results.push(keep(item));
+      for (const item of page.items ?? []) {
+        const kept = keep(item);
+        if (kept !== undefined) results.push(kept);
+      }
       continueToken = page.metadata?.continue || undefined;
     } while (continueToken);
     return results;

@@ -99,9 +99,10 @@ export interface ListOptions<T> {
   pageSize?: number;
   /**
    * Keeps only what the caller needs from each object as pages arrive, so a 150,000-pod list never
-   * sits in memory whole. `'metadata'` asks the server for metadata only and keeps it.
+   * sits in memory whole; an object projected to `undefined` is not kept at all. `'metadata'` asks
+   * the server for metadata only and keeps it.
    */
-  project: 'metadata' | ((object: KubeObject) => T);
+  project: 'metadata' | ((object: KubeObject) => T | undefined);
   /**
    * Asks the server for metadata only (PartialObjectMetadataList), as `'metadata'` does, for a
    * projection that reads nothing else: a page is then a fraction of the bytes to decode.

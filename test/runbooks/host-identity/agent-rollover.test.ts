@@ -34,7 +34,7 @@ function fakes(polls: KubeObject[][], hostMark: boolean) {
     async list<T>(_resource: unknown, options: ListOptions<T>): Promise<T[]> {
       const pods = polls[Math.min(poll++, polls.length - 1)] ?? [];
       if (options.project === 'metadata') throw new Error('metadata lists are not faked');
-      return pods.map(options.project);
+      return pods.map(options.project).filter((item) => item !== undefined);
     },
     get: unused,
     evict: unused,

@@ -12,7 +12,7 @@ function fakeKube(objects: Record<string, KubeObject[]>): KubeFacade {
         (o) => options.namespace === undefined || o.metadata.namespace === options.namespace,
       );
       if (options.project === 'metadata') throw new Error('metadata lists are not faked');
-      return items.map(options.project);
+      return items.map(options.project).filter((item) => item !== undefined);
     },
     get: unused,
     evict: unused,
