@@ -1,20 +1,22 @@
 import pLimit from 'p-limit';
 import { startLocalServer } from '../cli/serve/local-server.ts';
-import { handleRecord } from '../functions/worker-batch.ts';
-import { RUNBOOK_CATALOG, RUNBOOK_IDS } from '../runbooks/catalog.ts';
-import { RUNBOOKS } from '../runbooks/index.ts';
+import { RUNBOOK_IDS } from '../runbooks/catalog.ts';
 import { startSim } from '../sim/index.ts';
-import { createApp } from '../src/app/app.ts';
-import { DEFAULT_CHANNEL } from '../src/app/ports.ts';
-import { createWorker } from '../src/app/worker.ts';
 import type { ChatSink } from '../src/chat/types.ts';
 import { parseConfig } from '../src/config/load.ts';
-import { SILENT } from '../src/engine/run.ts';
 import { dynamoStore } from '../src/store/index.ts';
-import { parseAlertmanager } from '../src/triggers/index.ts';
-import { sqsRecord } from '../test/functions/harness.ts';
+import { startFakeAws } from '../test/helpers/fake-aws.ts';
+import {
+  alertmanagerEvent,
+  type Bundled,
+  deliverToEach,
+  type StandIns,
+  synthRehearsal,
+} from '../test/helpers/rehearsal.ts';
+import { shippedRules } from '../test/helpers/shipped-rbac.ts';
 import { simAccess } from '../test/helpers/sim-access.ts';
 import { growingGroup, type StormOutcome, stormOutcome } from '../test/helpers/storm.ts';
+import { startFakeSlack } from '../test/src/slack/fake-slack.ts';
 import { startDynaliteProcess } from './dynalite-process.ts';
 import type { Figures } from './figures.ts';
 
@@ -28,18 +30,28 @@ const TOKEN = 'bench-alertmanager-token';
 const QUIET: ChatSink = { postReport: async () => ({}), postText: async () => ({}) };
 
 const clusters = Array.from({ length: CLUSTERS }, (_, n) => `cluster-${n}`);
+const ROUTE = [
+  'routes:',
+  '  - match: { alertname: CiliumUnmanagedPods }',
+  '    runbook: unmanaged-pods',
+  '    mode: auto',
+];
+/** The local server's clusters: the simulator, directly. */
 const config = parseConfig(
   [
     'clusters:',
     ...clusters.flatMap((name) => [`  - name: ${name}`, '    sim: { scenarios: [healthy] }']),
-    'routes:',
-    '  - match: { alertname: CiliumUnmanagedPods }',
-    '    runbook: unmanaged-pods',
-    '    mode: auto',
+    ...ROUTE,
   ].join('\n'),
   'bench-storm.yaml',
   { runbooks: RUNBOOK_IDS },
 );
+/** The rehearsed stack's clusters: EKS clusters its worker may describe, each answered by the simulator. */
+const REHEARSAL_CONFIG = [
+  'clusters:',
+  ...clusters.flatMap((name) => [`  - name: ${name}`, `    eks: { name: ${name}, region: eu-west-1 }`]),
+  ...ROUTE,
+].join('\n');
 
 /** The n-th notification of a storm: cluster by cluster, each cluster's group one alert bigger than its last. */
 const notification = (n: number) =>
@@ -74,64 +86,86 @@ async function localServerStorm(access: ReturnType<typeof simAccess>): Promise<S
   }
 }
 
+/** The bundles' own logs (a line per request) would drown the bench's; their outcome is in the audit trail. */
+const QUIET_LOGS = { POWERTOOLS_LOG_LEVEL: 'SILENT' };
+
 /**
- * One storm through the SQS path: admission as the http function does it, every message delivered
- * to two workers at once (SQS delivers at least once; each worker is a Lambda container of its own,
- * with the worker's batch handler), a failed delivery coming back after, state on DynamoDB
- * (dynalite in its own process).
+ * The stack as deployed, rehearsed offline (as test/cdk/rehearsal.test.ts does): synthesized with
+ * its real bundles, which run here with the template's environment against stand-ins for SQS,
+ * EKS and Secrets Manager, dynalite (in its own process) for DynamoDB, a local Slack, and the
+ * simulator as every cluster, reached with EKS tokens and the shipped RBAC.
  */
-async function sqsStorm(access: ReturnType<typeof simAccess>, store: ReturnType<typeof dynamoStore>) {
-  const messages: string[] = [];
-  let ids = 0;
-  const ports = {
-    config,
-    runbookIds: RUNBOOK_IDS,
-    runbookInfo: RUNBOOK_CATALOG,
-    store,
-    queue: { send: async (job: unknown) => void messages.push(JSON.stringify(job)) },
-    chat: QUIET,
-    defaultChannel: DEFAULT_CHANNEL,
-    now: () => new Date(),
-    newId: () => `job-${++ids}`,
-    log: SILENT,
+async function startRehearsal(sim: Awaited<ReturnType<typeof startSim>>) {
+  sim.auth.acceptEksTokens('cilium-responder-worker', shippedRules());
+  const rehearsal = synthRehearsal(REHEARSAL_CONFIG);
+  const [mainArn, main] =
+    [...rehearsal.secrets.entries()].find(([arn]) => arn.includes('ResponderSecrets')) ?? [];
+  const generated = JSON.parse(main as string);
+  // As the README says: the Slack fields put beside the generated alertmanagerToken.
+  rehearsal.secrets.set(
+    mainArn as string,
+    JSON.stringify({ ...generated, slackSigningSecret: 'bench', slackBotToken: 'xoxb-bench' }),
+  );
+  const dynamo = await startDynaliteProcess();
+  const slack = await startFakeSlack();
+  const aws = await startFakeAws({
+    cluster: { endpoint: sim.url, caData: Buffer.from(sim.caPem).toString('base64') },
+    describable: rehearsal.describable,
+    secrets: rehearsal.secrets,
+  });
+  const standIns: StandIns = { aws: aws.url, dynamodb: () => dynamo.endpoint, slack: slack.url };
+  const jobs = () => aws.sent.get(rehearsal.jobsQueue(standIns)) ?? [];
+  return {
+    token: generated.alertmanagerToken as string,
+    dynamo,
+    jobs,
+    load: (name: string, table: string) => rehearsal.load(name, table, standIns, QUIET_LOGS),
+    async stop() {
+      dynamo.stop();
+      await Promise.all([aws.close(), slack.close()]);
+    },
   };
-  const app = createApp(ports);
-  const workers = [0, 1].map(() => createWorker(ports, { runbooks: RUNBOOKS, connect: async () => access }));
-  const deliver = (body: string, receiveCount: number) =>
-    Promise.all(
-      workers.map((worker) =>
-        handleRecord(sqsRecord(body, receiveCount), {
-          run: (job) => worker.run(job),
-          deadLetter: (letter) => worker.deadLettered(letter),
-          maxAttempts: 3,
-        }).then(
-          () => undefined,
-          () => body,
-        ),
-      ),
-    );
+}
+
+/**
+ * One storm through the rehearsal's SQS path: the bundled http function admits each notification
+ * into the jobs queue; two bundled workers (each a container of its own) get every message at
+ * once, and a failed delivery comes back after (test/helpers/rehearsal.ts, deliverToEach).
+ */
+async function rehearsedStorm(rig: Awaited<ReturnType<typeof startRehearsal>>): Promise<StormOutcome> {
+  const table = await rig.dynamo.createTable();
+  const http = await rig.load('Http', table);
+  const workers: Bundled[] = [await rig.load('Worker', table), await rig.load('Worker', table)];
+  const from = rig.jobs().length;
   let delivered = 0;
+  const unfinished: unknown[] = [];
   const pump = async () => {
-    while (delivered < messages.length) {
-      const bodies = messages.slice(delivered);
-      delivered = messages.length;
-      const failed = (await Promise.all(bodies.map((body) => deliver(body, 1)))).flat();
-      for (const body of failed) if (body) await deliver(body, 2);
-    }
+    const bodies = rig.jobs().slice(from + delivered);
+    delivered += bodies.length;
+    unfinished.push(...(await deliverToEach(bodies, workers, `storm-${delivered}`)));
   };
   const limit = pLimit(IN_FLIGHT);
   const pumping: Promise<void>[] = [];
   await Promise.all(
     Array.from({ length: NOTIFICATIONS }, (_, n) =>
       limit(async () => {
-        await app.dispatch(parseAlertmanager(notification(n), { receivedAt: new Date() }));
+        const event = alertmanagerEvent(JSON.stringify(notification(n)), rig.token);
+        const answer = (await http.handler(event, { awsRequestId: `n-${n}` })) as {
+          statusCode: number;
+          body: string;
+        };
+        if (answer.statusCode !== 202)
+          throw new Error(`notification ${n}: ${answer.statusCode} ${answer.body}`);
+        // The workers take what is queued while the storm goes on.
         if (n % 100 === 0) pumping.push(pump());
       }),
     ),
   );
   await Promise.all(pumping);
-  await pump();
-  return stormOutcome(await store.runs.list());
+  while (rig.jobs().length - from > delivered) await pump();
+  if (unfinished.length > 0)
+    throw new Error(`${unfinished.length} jobs failed again on redelivery: ${String(unfinished[0])}`);
+  return stormOutcome(await dynamoStore({ client: rig.dynamo.client, table }).runs.list());
 }
 
 function figures(path: string, outcomes: readonly StormOutcome[]): Figures {
@@ -155,22 +189,25 @@ function figures(path: string, outcomes: readonly StormOutcome[]): Figures {
 export async function stormBench(): Promise<Figures> {
   const sim = await startSim({ scenarios: ['healthy'] });
   const access = simAccess(sim);
-  const dynamo = await startDynaliteProcess();
+  const env = { ...process.env };
+  const rehearsal = await startRehearsal(sim);
   try {
     const local: StormOutcome[] = [];
     const sqs: StormOutcome[] = [];
     for (let storm = 0; storm < STORMS; storm++) {
       local.push(await localServerStorm(access));
-      sqs.push(
-        await sqsStorm(access, dynamoStore({ client: dynamo.client, table: await dynamo.createTable() })),
-      );
+      sqs.push(await rehearsedStorm(rehearsal));
     }
     return {
       ...figures('local server', local),
-      ...figures('SQS path, 2 workers, each message delivered twice, state on dynalite', sqs),
+      ...figures(
+        'SQS path in the rehearsal (bundled http function, 2 bundled workers, each message to both)',
+        sqs,
+      ),
     };
   } finally {
-    dynamo.stop();
+    process.env = env;
+    await rehearsal.stop();
     await sim.close();
   }
 }

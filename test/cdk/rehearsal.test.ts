@@ -1,18 +1,21 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { App } from 'aws-cdk-lib';
-import { Template } from 'aws-cdk-lib/assertions';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Template } from 'aws-cdk-lib/assertions';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { ResponderStack } from '../../cdk/responder-stack.ts';
 import { TABLE_OPERATIONS } from '../../cdk/table-grants.ts';
-import { RUNBOOK_IDS } from '../../runbooks/catalog.ts';
 import { type Sim, startSim } from '../../sim/index.ts';
-import { parseConfig } from '../../src/config/load.ts';
 import { dynamoStore } from '../../src/store/index.ts';
 import { fixtureJson, sqsRecord } from '../functions/harness.ts';
 import { startFakeAws } from '../helpers/fake-aws.ts';
 import { startRecordingProxy } from '../helpers/recording-proxy.ts';
+import {
+  alertmanagerEvent,
+  type Bundled,
+  deliverToEach,
+  functionUrlEvent,
+  type Rehearsal,
+  synthRehearsal,
+} from '../helpers/rehearsal.ts';
 import { shippedRules } from '../helpers/shipped-rbac.ts';
 import { growingGroup, stormOutcome } from '../helpers/storm.ts';
 import { startFakeSlack } from '../src/slack/fake-slack.ts';
@@ -47,10 +50,6 @@ schedules:
     runbooks: [host-identity]
 `;
 
-interface Bundled {
-  handler: (event: unknown, context?: unknown) => Promise<unknown>;
-}
-
 describe('the deployed wiring, rehearsed', () => {
   let sim: Sim;
   let dynamo: LocalDynamoDB;
@@ -58,49 +57,26 @@ describe('the deployed wiring, rehearsed', () => {
   let slack: Awaited<ReturnType<typeof startFakeSlack>>;
   let template: Template;
   let outdir: string;
+  let rehearsal: Rehearsal;
   let dynamoOps: Awaited<ReturnType<typeof startRecordingProxy>>;
   /** SecretString by ARN, as Secrets Manager holds them. */
-  const secrets = new Map<string, string>();
+  let secrets: Map<string, string>;
   /** The generated alertmanagerToken, as `aws secretsmanager get-secret-value ... | jq` reads it. */
   let TOKEN = '';
   const saved = { ...process.env };
-  const secretArn = (logicalId: string) =>
-    `arn:aws:secretsmanager:eu-west-1:111122223333:secret:${logicalId}`;
 
   beforeAll(async () => {
     sim = await startSim({ scenarios: ['unmanaged-pods'] });
     sim.auth.acceptEksTokens('cilium-responder-worker', shippedRules());
     dynamo = await startLocalDynamoDB();
     slack = await startFakeSlack();
-    mkdirSync(resolve('cdk.out'), { recursive: true });
-    outdir = mkdtempSync(join(resolve('cdk.out'), 'rehearsal-'));
-    const configPath = join(outdir, 'responder.config.yaml');
-    writeFileSync(configPath, CONFIG);
-    const app = new App({ outdir, context: { 'aws:cdk:enable-asset-metadata': true } });
-    const stack = new ResponderStack(app, 'Rehearsal', {
-      responder: { config: parseConfig(CONFIG, configPath, { runbooks: RUNBOOK_IDS }), configPath },
-    });
-    template = Template.fromStack(stack);
-    app.synth();
-    // DescribeCluster answers only for clusters the template's worker policy names.
-    const granted = JSON.stringify(
-      Object.values(template.findResources('AWS::IAM::Policy')).flatMap(
-        (p) => p.Properties.PolicyDocument.Statement,
-      ),
-    );
-    // Each secret as CloudFormation creates it: its template with the generated key filled in.
-    for (const [id, secret] of Object.entries(template.findResources('AWS::SecretsManager::Secret'))) {
-      const generate = secret.Properties.GenerateSecretString;
-      const value = {
-        ...JSON.parse(generate.SecretStringTemplate),
-        [generate.GenerateStringKey]: `generated-${id}`,
-      };
-      secrets.set(secretArn(id), JSON.stringify(value));
-    }
+    rehearsal = synthRehearsal(CONFIG);
+    ({ template, outdir, secrets } = rehearsal);
     dynamoOps = await startRecordingProxy(dynamo.endpoint);
     aws = await startFakeAws({
       cluster: { endpoint: sim.url, caData: Buffer.from(sim.caPem).toString('base64') },
-      describable: (name) => granted.includes(`:cluster/${name}"`),
+      // DescribeCluster answers only for clusters the template's worker policy names.
+      describable: rehearsal.describable,
       secrets,
     });
   }, 180_000);
@@ -111,85 +87,20 @@ describe('the deployed wiring, rehearsed', () => {
   });
 
   /** A function's bundle, loaded with the environment the template gives it (resources made local). */
-  async function load(
-    logicalPrefix: string,
-    table: string,
-    overrides: Record<string, string> = {},
-  ): Promise<Bundled> {
-    const [id, resource] = Object.entries(template.findResources('AWS::Lambda::Function')).find(([key]) =>
-      key.startsWith(`Responder${logicalPrefix}`),
-    ) as [
-      string,
+  const load = (logicalPrefix: string, table: string, overrides: Record<string, string> = {}) =>
+    rehearsal.load(
+      logicalPrefix,
+      table,
       {
-        Properties: { Environment: { Variables: Record<string, unknown> } };
-        Metadata: Record<string, string>;
+        aws: aws.url,
+        // Through the proxy, which notes the operations each function performs.
+        dynamodb: (prefix) => `${dynamoOps.url}/${prefix}`,
+        slack: slack.url,
       },
-    ];
-    const local: Record<string, string> = {};
-    for (const [name, value] of Object.entries(resource.Properties.Environment.Variables)) {
-      if (typeof value === 'string') local[name] = value;
-      else if (name === 'TABLE_NAME') local[name] = table;
-      else if (name === 'QUEUE_URL') local[name] = `${aws.url}/111122223333/jobs`;
-      else if (name === 'DEAD_LETTER_QUEUE_URL') local[name] = `${aws.url}/111122223333/dead-letters`;
-      else if (name === 'SECRETS_ID' || name === 'OPERATOR_SECRET_ID')
-        local[name] = secretArn((value as { Ref: string }).Ref);
-      else throw new Error(`${id}: no local value for ${name}`);
-    }
-    Object.assign(process.env, local, overrides, {
-      AWS_REGION: 'eu-west-1',
-      AWS_ACCESS_KEY_ID: 'AKIAIOSFODNN7EXAMPLE',
-      AWS_SECRET_ACCESS_KEY: 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY',
-      // Through the proxy, which notes the operations each function performs.
-      AWS_ENDPOINT_URL_DYNAMODB: `${dynamoOps.url}/${logicalPrefix}`,
-      AWS_ENDPOINT_URL_SQS: aws.url,
-      AWS_ENDPOINT_URL_SECRETS_MANAGER: aws.url,
-      AWS_ENDPOINT_URL_EKS: aws.url,
-      SLACK_API_URL: slack.url,
-    });
-    const assetDir = join(outdir, resource.Metadata['aws:asset:path'] as string);
-    // The bundle reads the config beside it at its cold start, as in /var/task.
-    const cwd = process.cwd();
-    process.chdir(assetDir);
-    try {
-      return (await import(`${pathToFileURL(join(assetDir, 'index.mjs')).href}?${Date.now()}`)) as Bundled;
-    } finally {
-      process.chdir(cwd);
-    }
-  }
+      overrides,
+    );
 
-  function functionUrlEvent(body: string) {
-    return {
-      version: '2.0',
-      routeKey: '$default',
-      rawPath: '/alerts/alertmanager',
-      rawQueryString: '',
-      headers: {
-        'content-type': 'application/json',
-        authorization: `Bearer ${TOKEN}`,
-        host: 'lambda-url.local',
-      },
-      requestContext: {
-        accountId: '111122223333',
-        apiId: 'rehearsal',
-        domainName: 'lambda-url.local',
-        domainPrefix: 'rehearsal',
-        http: {
-          method: 'POST',
-          path: '/alerts/alertmanager',
-          protocol: 'HTTP/1.1',
-          sourceIp: '127.0.0.1',
-          userAgent: 'Alertmanager/0.27.0',
-        },
-        requestId: 'r-1',
-        routeKey: '$default',
-        stage: '$default',
-        time: '24/Nov/2026:05:00:00 +0000',
-        timeEpoch: Date.now(),
-      },
-      body,
-      isBase64Encoded: false,
-    };
-  }
+  const functionUrlAlert = (body: string) => alertmanagerEvent(body, TOKEN);
 
   function alert(cluster: string): string {
     return JSON.stringify({
@@ -239,15 +150,7 @@ describe('the deployed wiring, rehearsed', () => {
     return lines;
   }
 
-  function request(method: 'GET' | 'POST', path: string, headers: Record<string, string>, body = '') {
-    const event = functionUrlEvent(body);
-    return {
-      ...event,
-      rawPath: path,
-      headers: { host: 'lambda-url.local', ...headers },
-      requestContext: { ...event.requestContext, http: { ...event.requestContext.http, method, path } },
-    };
-  }
+  const request = functionUrlEvent;
 
   it('as synthesized (Slack fields empty) every function starts, says once what is missing, and the http function answers 503 naming it', async () => {
     const table = await dynamo.createTable();
@@ -306,7 +209,7 @@ describe('the deployed wiring, rehearsed', () => {
   it('an Alertmanager alert posted to the http function ends as a report the worker posts to Slack', async () => {
     const table = await dynamo.createTable();
     const http = await load('Http', table);
-    const answer = (await http.handler(functionUrlEvent(alert('prod-eu')), { awsRequestId: 'r-1' })) as {
+    const answer = (await http.handler(functionUrlAlert(alert('prod-eu')), { awsRequestId: 'r-1' })) as {
       statusCode: number;
       body: string;
     };
@@ -341,7 +244,7 @@ describe('the deployed wiring, rehearsed', () => {
       const table = await dynamo.createTable();
       const http = await load('Http', table);
       const from = jobsSent();
-      await http.handler(functionUrlEvent(alert('prod-eu')), { awsRequestId: 'r-nobot' });
+      await http.handler(functionUrlAlert(alert('prod-eu')), { awsRequestId: 'r-nobot' });
       const worker = await load('Worker', table);
       const calls = slack.calls.length;
       let batch: { batchItemFailures: unknown[] } = { batchItemFailures: [{}] };
@@ -374,31 +277,16 @@ describe('the deployed wiring, rehearsed', () => {
     const workers = [await load('Worker', table), await load('Worker', table)];
     const from = jobsSent();
     let delivered = 0;
-    /**
-     * Hands what the jobs queue holds to the workers, each message to both at once (SQS delivers
-     * at least once); a delivery that fails (its run goes on in the other worker) comes back
-     * after, as SQS returns it when its visibility timeout ends.
-     */
+    /** Hands what the jobs queue holds to both workers (see deliverToEach); every job ends. */
     const pump = async () => {
       const bodies = jobsSince(from).slice(delivered);
       delivered += bodies.length;
-      const deliver = (body: string, worker: Bundled, receiveCount: number, id: string) =>
-        worker.handler({ Records: [sqsRecord(body, receiveCount, id)] }, { awsRequestId: id }).then(
-          () => undefined,
-          () => body,
-        );
-      const failed = await Promise.all(
-        bodies.flatMap((body, i) =>
-          workers.map((worker, w) => deliver(body, worker, 1, `s-${delivered}-${i}-${w}`)),
-        ),
-      );
-      for (const body of failed.filter((f): f is string => f !== undefined))
-        expect(await deliver(body, workers[0] as Bundled, 2, `s-again-${delivered}`)).toBeUndefined();
+      expect(await deliverToEach(bodies, workers, `s-${delivered}`)).toEqual([]);
     };
     await logged(async () => {
       for (let n = 0; n < 12; n++) {
         const body = JSON.stringify(growingGroup('prod-eu', 'CiliumUnmanagedPods', n));
-        const answer = (await http.handler(functionUrlEvent(body), { awsRequestId: `storm-${n}` })) as {
+        const answer = (await http.handler(functionUrlAlert(body), { awsRequestId: `storm-${n}` })) as {
           statusCode: number;
         };
         expect(answer.statusCode).toBe(202);
@@ -443,7 +331,7 @@ describe('the deployed wiring, rehearsed', () => {
     const other = join(outdir, 'other.config.yaml');
     writeFileSync(other, CONFIG.replaceAll('prod-eu', 'staging'));
     const http = await load('Http', table, { RESPONDER_CONFIG: other });
-    await http.handler(functionUrlEvent(alert('staging')), { awsRequestId: 'r-3' });
+    await http.handler(functionUrlAlert(alert('staging')), { awsRequestId: 'r-3' });
     const jobs = (aws.sent.get(`${aws.url}/111122223333/jobs`) ?? []).slice(-1);
     const worker = await load('Worker', table, { RESPONDER_CONFIG: other });
     const posted = slack.calls.length;
