@@ -1,5 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { exportJWK, generateKeyPair } from 'jose';
 import Provider from 'oidc-provider';
 
 export const CLIENT_ID = 'console-test-client';
@@ -20,6 +21,7 @@ export async function startSlackOidc(redirectUri: string, names: Record<string, 
   const server: Server = createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const { privateKey } = await generateKeyPair('RS256', { extractable: true });
   const provider = new Provider(issuer, {
     clients: [
       {
@@ -39,6 +41,15 @@ export async function startSlackOidc(redirectUri: string, names: Record<string, 
       claims: () => ({ sub: id, 'https://slack.com/user_id': id, name: names[id] ?? id }),
     }),
     cookies: { keys: ['slack-oidc-test-cookie-key'] },
+    jwks: { keys: [{ ...(await exportJWK(privateKey)), alg: 'RS256', use: 'sig', kid: 'slack-oidc-test' }] },
+    ttl: {
+      AccessToken: 600,
+      AuthorizationCode: 60,
+      Grant: 600,
+      IdToken: 600,
+      Interaction: 600,
+      Session: 600,
+    },
     features: { devInteractions: { enabled: true } },
   });
   server.on('request', provider.callback());
