@@ -1,9 +1,12 @@
 import { Hono } from 'hono';
 import { secureHeaders } from 'hono/secure-headers';
 import type { App } from '../../src/app/app.ts';
+import { fromConsoleForm } from './form-guard.ts';
+import { runRoutes } from './routes/run.ts';
 import { runsPage } from './routes/runs.ts';
 import {
   type ConsoleEnv,
+  endSession,
   requireSession,
   type SessionSettings,
   type SignInMethod,
@@ -17,6 +20,8 @@ export interface ConsoleOptions {
   session: Omit<SessionSettings, 'now'>;
   /** The ways to sign in (Slack's OpenID Connect in AWS, the one-time link of `serve`). */
   signIn: readonly SignInMethod[];
+  /** `responder serve`'s local user: their decisions are the terminal's, as the CLI's are. */
+  localUser?: string;
 }
 
 /**
@@ -51,6 +56,11 @@ export function createConsole(responder: App, options: ConsoleOptions): Hono<Con
   );
   ui.use('*', requireSession);
   ui.get('/', (c) => c.redirect('/ui/runs', 302));
+  ui.post('/sign-out', fromConsoleForm, (c) => {
+    endSession(c);
+    return c.text('Signed out.');
+  });
   ui.get('/runs', runsPage(responder));
+  runRoutes(ui, responder, options.localUser ? { localUser: options.localUser } : {});
   return ui;
 }

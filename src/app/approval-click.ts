@@ -4,7 +4,7 @@ import type { Trigger } from '../triggers/types.ts';
 import type { App } from './app.ts';
 
 /**
- * An Approve or Reject click, answered: the decision is dispatched (verified approver, plan not
+ * An Approve or Reject click (in Slack or the console), answered: the decision is dispatched (verified approver, plan not
  * expired, one decision per run), the message's buttons give way to the outcome and who decided,
  * and the clicker alone is told when the click changed nothing. Returns that short answer.
  */
@@ -29,9 +29,12 @@ export async function answerApprovalClick(
           ? `Expired: ${refusal}`
           : undefined;
   const { channel, threadTs: ts } = trigger.reply ?? {};
-  if (outcome && channel && ts) {
-    const record = await ports.runs.get(approval.runId);
-    await ports.chat.settleApproval?.({ channel, ts }, record?.report, outcome);
+  if (outcome) {
+    // A decision from the console settles the Slack message too, when the run's report has one.
+    if (channel && ts) {
+      const record = await ports.runs.get(approval.runId);
+      await ports.chat.settleApproval?.({ channel, ts }, record?.report, outcome);
+    }
     return outcome;
   }
   const answer = refusal ?? (result.skipped.join('; ') || 'Already handled.');

@@ -15,7 +15,7 @@ export interface ChatSink {
    * Posts the report as the thread's root message, or edits that message in place when the
    * thread already exists. `threadTs` is the root's id when the sink has one (Slack's `ts`).
    */
-  postReport(report: Report, target: ChatTarget): Promise<{ threadTs?: string }>;
+  postReport(report: Report, target: ChatTarget): Promise<{ threadTs?: string; channel?: string }>;
   /** A short note (resolved, approved by, rejected by) in the thread, or a new message if there is none yet. */
   postText(target: ChatTarget, text: string): Promise<{ threadTs?: string }>;
   /**
@@ -31,6 +31,8 @@ export interface ChatSink {
   noteOnHead?(target: ChatTarget, report: Report | undefined, note: string): Promise<void>;
   /** A link to the thread of `threadKey`, when it has one (Slack: a permalink to its head). */
   threadLink?(threadKey: string): Promise<string | undefined>;
+  /** A link to a posted message (Slack: its permalink). */
+  permalink?(message: MessageRef): Promise<string | undefined>;
   /** A message only `user` sees in `channel` (a refusal, "already decided"). */
   tellUser?(channel: string, user: string, text: string): Promise<void>;
 }

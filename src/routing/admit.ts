@@ -8,6 +8,7 @@ import type { Trigger } from '../triggers/types.ts';
 import { decisionOf } from './approval.ts';
 import { refusal } from './authority.ts';
 import { admitToPair, pairKey, releasePair } from './follow-up.ts';
+import { runTrigger } from './run-trigger.ts';
 
 export interface AdmitContext {
   config: ResponderConfig;
@@ -61,6 +62,7 @@ export function queuedRecord(job: Job, now: Date): RunRecord {
     actor: job.trigger.actor.name ?? job.trigger.actor.id,
     reason: reasonOf(job.trigger),
     deliveryKey: job.trigger.deliveryKey,
+    trigger: runTrigger(job.trigger),
     params: job.params,
     ...(job.paramsBy ? { paramsBy: job.paramsBy } : {}),
     status: 'queued',

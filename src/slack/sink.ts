@@ -1,6 +1,6 @@
 import { type RetryOptions, WebClient } from '@slack/web-api';
 import { threadFor } from '../chat/threading.ts';
-import type { ChatSink, ChatTarget } from '../chat/types.ts';
+import type { ChatSink, ChatTarget, MessageRef } from '../chat/types.ts';
 import type { Report } from '../engine/types.ts';
 import { type RunSummary, summarize } from '../report/summary.ts';
 import { fullReportText, needsFullText } from '../report/text.ts';
@@ -64,6 +64,15 @@ export function slackSink(options: SlackSinkOptions): ChatSink {
     }
   }
 
+  async function permalink(message: MessageRef): Promise<string | undefined> {
+    try {
+      const answer = await client.chat.getPermalink({ channel: message.channel, message_ts: message.ts });
+      return answer.permalink;
+    } catch (error) {
+      throw slackCallError('chat.getPermalink', error);
+    }
+  }
+
   /** True when the root was edited; false when it is gone and a new one must be posted. */
   async function update(root: ThreadRef, message: ReportMessage): Promise<boolean> {
     try {
@@ -113,12 +122,12 @@ export function slackSink(options: SlackSinkOptions): ChatSink {
           await attachFullText(report, summary, active);
         }
         await threads.set(target.threadKey, { channel: active.channel, ts: active.ts, ...decision.next });
-        return { threadTs: active.ts };
+        return { threadTs: active.ts, channel: active.channel };
       }
       const posted = await post(target, message);
       await threads.set(target.threadKey, { ...posted, ...decision.next });
       await attachFullText(report, summary, posted);
-      return { threadTs: posted.ts };
+      return { threadTs: posted.ts, channel: posted.channel };
     },
 
     async settleApproval(message, report, outcome) {
@@ -151,14 +160,10 @@ export function slackSink(options: SlackSinkOptions): ChatSink {
 
     async threadLink(threadKey) {
       const root = await threads.get(threadKey);
-      if (!root) return undefined;
-      try {
-        const { permalink } = await client.chat.getPermalink({ channel: root.channel, message_ts: root.ts });
-        return permalink;
-      } catch (error) {
-        throw slackCallError('chat.getPermalink', error);
-      }
+      return root ? permalink(root) : undefined;
     },
+
+    permalink,
 
     async tellUser(channel, user, text) {
       try {

@@ -1,5 +1,5 @@
 import type { Mode, Report, Verdict } from '../engine/types.ts';
-import type { TriggerSource } from '../triggers/types.ts';
+import type { Actor, Alert, CloudWatchAlarm, TriggerSource } from '../triggers/types.ts';
 
 /**
  * The state the event plane keeps: dedupe keys, leases, the brake, and the audit record of every
@@ -62,6 +62,24 @@ export interface ApprovalDecisionRecord {
   approved?: string[];
 }
 
+/** What started a run, as its record keeps it: bounded, so a group of thousands of alerts still fits. */
+export interface RunTrigger {
+  receivedAt: string;
+  actor: Actor;
+  /** The first alerts of the group (labels and annotations as sent: untrusted text). */
+  alerts: Alert[];
+  /** How many alerts the group had. */
+  alertCount: number;
+  alarm?: CloudWatchAlarm;
+  schedule?: { name: string };
+}
+
+/** The Slack message a run's report went to (its thread's head). */
+export interface PostedMessage {
+  channel: string;
+  ts: string;
+}
+
 /** The audit record of a run: who or what asked, what was planned and done, the verdict, the timings. */
 export interface RunRecord {
   runId: string;
@@ -88,6 +106,10 @@ export interface RunRecord {
   decision?: ApprovalDecisionRecord;
   /** True once the report reached chat; a delivery that finds a finished run not posted only posts. */
   posted?: boolean;
+  /** Where it was posted, when the chat said (Slack): the console links to it. */
+  thread?: PostedMessage;
+  /** What started it. */
+  trigger?: RunTrigger;
   /**
    * The delivery running it (its lease owner), set when it starts: only that delivery moves the
    * record on, so a redelivery or a late worker never overwrites it.

@@ -400,8 +400,10 @@ async function postOnce(
   report = record.report,
 ): Promise<RunRecord> {
   if (record.posted || !report) return record;
+  let thread: RunRecord['thread'];
   try {
-    await context.chat.postReport(report, target);
+    const { threadTs, channel } = await context.chat.postReport(report, target);
+    if (threadTs && channel) thread = { channel, ts: threadTs };
   } catch (error) {
     if (!(error instanceof ChatNotConfiguredError)) throw error;
     context.log.warn(
@@ -410,7 +412,7 @@ async function postOnce(
     );
     return record;
   }
-  const posted = { ...record, posted: true };
+  const posted: RunRecord = { ...record, posted: true, ...(thread ? { thread } : {}) };
   await context.store.runs.advance(posted, unchanged(record));
   return posted;
 }

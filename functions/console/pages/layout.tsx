@@ -24,7 +24,11 @@ export function Layout(props: { title: string; session?: Session; children: Chil
             <a href="/ui/clusters">Clusters</a>
           </nav>
           {props.session ? (
-            <span class="who">signed in as {props.session.name ?? props.session.userId}</span>
+            <form class="who" method="post" action="/ui/sign-out">
+              signed in as {props.session.name ?? props.session.userId}{' '}
+              <input type="hidden" name="csrf" value={props.session.csrf} />
+              <button type="submit">Sign out</button>
+            </form>
           ) : null}
         </header>
         <main>

@@ -39,10 +39,11 @@ export function consoleUnderTest(options: { secure?: boolean; secret?: string } 
   const store: StateStore = memoryStore();
   const clock = testClock(new Date('2026-11-21T10:00:00Z'));
   const local = localSignIn({ userId: 'local:dev', name: 'dev' });
+  const queue = recordingQueue();
   const dispatch: DispatchContext = {
     config: testConfig(),
     store,
-    queue: recordingQueue(),
+    queue,
     runbooks: RUNBOOK_IDS,
     runbookInfo: RUNBOOK_CATALOG,
     now: clock.now,
@@ -67,7 +68,7 @@ export function consoleUnderTest(options: { secure?: boolean; secret?: string } 
     const answer = await get(`/ui/test-sign-in/${user}`);
     return cookieOf(answer);
   }
-  return { http, store, clock, local, responder, dispatch, get, signIn };
+  return { http, store, queue, clock, local, responder, dispatch, get, signIn };
 }
 
 /** The `name=value` of the session cookie an answer sets. */

@@ -1,0 +1,77 @@
+/** @jsxRuntime automatic */
+/** @jsxImportSource hono/jsx */
+import { formatDuration } from '../../../src/chat/report-summary.ts';
+import type { StepReport } from '../../../src/engine/types.ts';
+import type { Problem } from '../../../src/report/summary.ts';
+
+/** Each problem once, worst first, in its state: the report model's table. */
+export function Problems({ found }: { found: readonly Problem[] }) {
+  if (found.length === 0) return <p>No problems found.</p>;
+  return (
+    <table>
+      <thead>
+        <tr>
+          <th scope="col">state</th>
+          <th scope="col">severity</th>
+          <th scope="col">problem</th>
+          <th scope="col">target</th>
+          <th scope="col">what</th>
+          <th scope="col">fix by hand</th>
+        </tr>
+      </thead>
+      <tbody>
+        {found.map((problem) => (
+          <tr>
+            <td class={`state-${problem.state}`}>{problem.state}</td>
+            <td>{problem.severity}</td>
+            <td>{problem.code}</td>
+            <td>{problem.target}</td>
+            <td>
+              {problem.message}
+              {problem.because ? ` (${problem.because})` : ''}
+            </td>
+            <td>{problem.state !== 'fixed' ? (problem.fix ?? '') : ''}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+function Step({ step }: { step: StepReport }) {
+  return (
+    <section>
+      <h3>
+        [{step.status}] {step.title} · {formatDuration(step.durationMs)}
+      </h3>
+      <p>{step.summary}</p>
+      {step.findings.length > 0 ? (
+        <ul>
+          {step.findings.map((finding) => (
+            <li>
+              {finding.severity} {finding.code} {finding.target}: {finding.message}
+            </li>
+          ))}
+        </ul>
+      ) : null}
+      {step.evidence.map((evidence) => (
+        <details>
+          <summary>{evidence.source}</summary>
+          <pre>{evidence.text}</pre>
+        </details>
+      ))}
+    </section>
+  );
+}
+
+/** Every step with what it found and the evidence it kept. */
+export function Steps({ steps }: { steps: readonly StepReport[] }) {
+  return (
+    <section>
+      <h2>Steps</h2>
+      {steps.map((step) => (
+        <Step step={step} />
+      ))}
+    </section>
+  );
+}
