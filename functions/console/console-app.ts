@@ -1,7 +1,9 @@
 import { Hono } from 'hono';
 import { secureHeaders } from 'hono/secure-headers';
 import type { App } from '../../src/app/app.ts';
+import { clusterOverview } from '../../src/app/cluster-overview.ts';
 import { fromConsoleForm } from './form-guard.ts';
+import { ClustersPage } from './pages/clusters.tsx';
 import { runRoutes } from './routes/run.ts';
 import { runsPage } from './routes/runs.ts';
 import {
@@ -61,6 +63,9 @@ export function createConsole(responder: App, options: ConsoleOptions): Hono<Con
     return c.text('Signed out.');
   });
   ui.get('/runs', runsPage(responder));
+  ui.get('/clusters', async (c) =>
+    c.html(ClustersPage({ session: c.get('session'), clusters: await clusterOverview(responder) })),
+  );
   runRoutes(ui, responder, options.localUser ? { localUser: options.localUser } : {});
   return ui;
 }

@@ -55,6 +55,12 @@ describe('admit', () => {
         actor: 'alertmanager',
         reason: 'CiliumUnmanagedPods, CiliumEndpointMissing',
         deliveryKey: job.trigger.deliveryKey,
+        trigger: {
+          receivedAt: job.trigger.receivedAt,
+          actor: job.trigger.actor,
+          alerts: job.trigger.alerts,
+          alertCount: 2,
+        },
         params: {},
         status: 'queued',
         plan: [],

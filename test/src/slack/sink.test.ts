@@ -35,7 +35,8 @@ describe('slackSink', () => {
   it('posts a report as Block Kit with the bot token', async () => {
     const result = await sink().postReport(degraded, target);
 
-    expect(result).toEqual({ threadTs: '1714564800.000001' });
+    // The channel's id, as Slack answers it: the audit record keeps where the report went.
+    expect(result).toEqual({ threadTs: '1714564800.000001', channel: 'C0CILIUM01' });
     expect(methods(slack.calls)).toEqual(['chat.postMessage']);
     const [call] = chatCalls();
     expect(call?.authorization).toBe('Bearer xoxb-test-token');
