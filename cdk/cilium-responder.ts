@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Arn, ArnFormat, Duration, PhysicalName, RemovalPolicy, Stack } from 'aws-cdk-lib';
 import { Metric } from 'aws-cdk-lib/aws-cloudwatch';
@@ -18,10 +19,12 @@ import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { type RunbookSet, runbookInfo } from '../runbooks/team.ts';
 import { TEAM_CATALOG_ENV, teamCatalogJson } from '../runbooks/team-catalog.ts';
+import { parseConfig } from '../src/config/load.ts';
 import { deployOf, type ResponderConfig, SCHEDULE_NAME_PREFIX } from '../src/config/schema.ts';
 import { RUNS_BY_CLUSTER, RUNS_BY_TIME, TTL_ATTRIBUTE } from '../src/store/dynamodb/layout.ts';
 import { addAccessEntries, type RegionScope, sameAccountClusters } from './access-entries.ts';
 import { ALARM_PERIOD, AlarmTopic } from './alarm-topic.ts';
+import { alarmEventPattern, awsNameProblems } from './aws-limits.ts';
 import { BUNDLING, SOURCE_MAPPED } from './bundling.ts';
 import { addOutputs } from './outputs.ts';
 import { packageRoot } from './package-root.ts';
@@ -94,6 +97,10 @@ export class CiliumResponder extends Construct {
 
   constructor(scope: Construct, id: string, props: CiliumResponderProps) {
     super(scope, id);
+    // A team's app builds the construct from its own config: its AWS names are checked here too,
+    // said by the file's line and field.
+    if (awsNameProblems(props.config).length > 0)
+      parseConfig(readFileSync(props.configPath, 'utf8'), props.configPath, { checks: awsNameProblems });
     const maxAttempts = props.maxAttempts ?? 3;
     const deploy = deployOf(props.config);
     const team = props.runbooks?.team ?? [];
@@ -273,11 +280,7 @@ export class CiliumResponder extends Construct {
     );
     if (alarmNames.length > 0) {
       new Rule(this, 'AlarmStateChange', {
-        eventPattern: {
-          source: ['aws.cloudwatch'],
-          detailType: ['CloudWatch Alarm State Change'],
-          detail: { alarmName: alarmNames, state: { value: ['ALARM'] } },
-        },
+        eventPattern: alarmEventPattern(alarmNames),
         targets: [
           new LambdaFunction(this.alarm, {
             retryAttempts: EVENT_RETRIES.attempts,

@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import { ConfigError, type ConfigProblem } from '../src/config/load.ts';
 import type { ResponderConfig } from '../src/config/schema.ts';
 import { stackRegion } from './access-entries.ts';
+import { awsNameProblems } from './aws-limits.ts';
 
 /**
  * The config the stack is built from: the `config` context (`cdk synth -c config=prod.yaml`), else
@@ -29,7 +30,8 @@ export function configFile(
  * added by the loader):
  * - a `sim` or `kubeconfig` cluster: the deployed functions reach clusters through `eks` only;
  * - two same-account EKS clusters outside the stack's region whose names differ only by dashes or
- *   underscores: the stack holding that region's access entries would give both one logical id.
+ *   underscores: the stack holding that region's access entries would give both one logical id;
+ * - a name the stack takes from the config that AWS would refuse (aws-limits.ts).
  */
 export function deployProblems(config: ResponderConfig): ConfigProblem[] {
   const unreachable = config.clusters.flatMap((cluster, index) => {
@@ -60,5 +62,5 @@ export function deployProblems(config: ResponderConfig): ConfigProblem[] {
       },
     ];
   });
-  return [...unreachable, ...collisions];
+  return [...unreachable, ...collisions, ...awsNameProblems(config)];
 }

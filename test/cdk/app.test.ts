@@ -115,6 +115,58 @@ schedules:
     expect(`cilium-responder-${long}`).toHaveLength(64);
   }, 60_000);
 
+  it('names AWS would refuse: an EKS name, a role name, an alarm name, each by file, line and field', () => {
+    const path = configIn(`
+clusters:
+  - name: prod
+    eks: { name: prod.eks, region: eu-west-1 }
+  - name: other
+    eks:
+      name: other
+      region: eu-west-1
+      roleArn: arn:aws:iam::123456789012:role/${'r'.repeat(65)}
+routes:
+  - match: { source: cloudwatch, alarmName: ${'a'.repeat(256)} }
+    cluster: prod
+    runbook: tunnel-datapath
+`);
+    const run = synth({ config: path });
+    expect(run.status).toBe(1);
+    expect(run.stderr.trim().split('\n')).toEqual([
+      `${path}:4: clusters.0.eks.name: EKS cluster name "prod.eks" is not one EKS allows: 1 to 100 letters, digits, - and _, starting with a letter or digit`,
+      `${path}:9: clusters.1.eks.roleArn: role name "${'r'.repeat(65)}" is 65 characters; IAM allows at most 64 letters, digits and +=,.@_-`,
+      `${path}:11: routes.0.match.alarmName: alarm name is 256 characters; CloudWatch allows at most 255`,
+    ]);
+  }, 60_000);
+
+  it('alarm routes whose EventBridge rule would pass 2,048 characters: the route that passes it', () => {
+    const routes = Array.from(
+      { length: 12 },
+      (
+        _,
+        i,
+      ) => `  - match: { source: cloudwatch, alarmName: cilium-${String(i).padStart(2, '0')}-${'x'.repeat(150)} }
+    cluster: prod
+    runbook: tunnel-datapath`,
+    ).join('\n');
+    const path = configIn(`
+clusters:
+  - name: prod
+    eks: { name: prod, region: eu-west-1 }
+routes:
+${routes}
+`);
+    const run = synth({ config: path });
+    expect(run.status).toBe(1);
+    const lines = run.stderr.trim().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(
+      new RegExp(
+        `^${path}:\\d+: routes\\.11\\.match\\.alarmName: with this alarm the EventBridge rule for the routes' alarm names would be \\d+ characters; an event pattern may have 2048`,
+      ),
+    );
+  }, 60_000);
+
   it('a config error: its file, line and field, nothing else', () => {
     const path = configIn(
       'clusters:\n  - name: prod\n    eks: { name: prod, region: eu-west-1 }\ndeploy:\n  logRetentionDays: 10\n',

@@ -1,4 +1,5 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { App, Stack, Validations } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
@@ -462,6 +463,20 @@ deploy:
     expect(stacks.flatMap((s) => s.clusters).sort()).toEqual(['prod-eu', 'prod-us']);
     for (const stack of stacks)
       for (const cluster of stack.clusters) expect(stack.region, cluster).toBe(regionOf.get(cluster));
+  });
+
+  it("built by a team's own app, refuses a name AWS would refuse, by the config file's line and field", () => {
+    const text = `
+clusters:
+  - name: prod-eu
+    eks: { name: prod_eu.cluster, region: eu-west-1 }
+`;
+    const configPath = join(mkdtempSync(join(tmpdir(), 'responder-names-')), 'responder.config.yaml');
+    writeFileSync(configPath, text);
+    const stack = new Stack(testApp(), 'Team', { env: { region: 'eu-west-1' } });
+    expect(() => new CiliumResponder(stack, 'Responder', { config: config(text), configPath })).toThrow(
+      `${configPath}:4: clusters.0.eks.name: EKS cluster name "prod_eu.cluster" is not one EKS allows`,
+    );
   });
 
   it('a stack in another region with nowhere else to put the entry is refused, naming the cluster and both regions', () => {
