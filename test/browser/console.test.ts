@@ -183,4 +183,88 @@ describe('the web console in a real browser', () => {
     expect(pageErrors).toEqual([]);
     await context.close();
   });
+
+  /** The run `runbook` made (the newest). */
+  const runOf = async (runbook: string): Promise<RunRecord> => {
+    const found = (await runs()).find((run) => run.runbook === runbook);
+    if (!found) throw new Error(`no ${runbook} run`);
+    return found;
+  };
+
+  it("opens a run from the list: its diagnosis, steps and trigger, the alert's markup shown as text", async () => {
+    const alerted = await runOf('host-identity');
+    const { context, page } = await signedIn(APPROVER);
+    await page.click(`a[href="/ui/runs/${alerted.runId}"]`);
+    expect(page.url()).toBe(`${base}/ui/runs/${alerted.runId}`);
+    await expect.poll(() => page.textContent('main')).toContain(alerted.summary?.diagnosis as string);
+    expect(await page.textContent('main')).toContain('ProbeFailure');
+    // The annotation is on the page as the characters it was sent as: no element, no script ran.
+    expect(await page.getByText(HOSTILE, { exact: false }).count()).toBeGreaterThan(0);
+    expect(await page.locator('main img, main script').count()).toBe(0);
+    await checkPage(page, 'run');
+    expect(pageErrors).toEqual([]);
+    await context.close();
+  });
+
+  it("opens a cluster: its brake and each runbook's last run", async () => {
+    const { context, page } = await signedIn(APPROVER, '/ui/clusters');
+    expect(page.url()).toBe(`${base}/ui/clusters`);
+    const main = (await page.textContent('main')) ?? '';
+    expect(main).toContain('prod-eu');
+    for (const runbook of ['host-identity', 'unmanaged-pods']) expect(main).toContain(runbook);
+    await checkPage(page, 'clusters');
+    expect(pageErrors).toEqual([]);
+    await context.close();
+  });
+
+  it('a non-approver is offered no decision, and a decision posted anyway is refused: the plan still waits', async () => {
+    const waiting = await runOf('unmanaged-pods');
+    const { context, page } = await signedIn(BYSTANDER, `/ui/runs/${waiting.runId}`);
+    expect(page.url()).toBe(`${base}/ui/runs/${waiting.runId}`);
+    expect(await page.locator('button[value=approve]').count()).toBe(0);
+    // A hand-made form with this session's own token, from the console's own page: only the approver check stands.
+    await Promise.all([
+      page.waitForNavigation(),
+      page.evaluate((action) => {
+        const token = document.querySelector<HTMLInputElement>('input[name=csrf]')?.value ?? '';
+        const form = document.createElement('form');
+        form.method = 'post';
+        form.action = action;
+        for (const [name, value] of [
+          ['csrf', token],
+          ['decision', 'approve'],
+        ] as const) {
+          const input = document.createElement('input');
+          input.type = 'hidden';
+          input.name = name;
+          input.value = value;
+          form.append(input);
+        }
+        document.body.append(form);
+        form.submit();
+      }, `/ui/runs/${waiting.runId}/decision`),
+    ]);
+    expect(await page.textContent('.notice')).toBe(`<@${BYSTANDER}> may not approve unmanaged-pods runs`);
+    expect(await drain()).toBe(0);
+    expect((await store.runs.get(waiting.runId))?.decision).toBeUndefined();
+    await checkPage(page, 'run-refused');
+    await context.close();
+  });
+
+  it('the approver approves the waiting plan from its page: the plan runs, and the page says who decided', async () => {
+    const waiting = await runOf('unmanaged-pods');
+    const { context, page } = await signedIn(APPROVER, `/ui/runs/${waiting.runId}`);
+    await checkPage(page, 'run-waiting');
+    await Promise.all([page.waitForNavigation(), page.click('button[value=approve]')]);
+    expect(await page.textContent('.notice')).toMatch(new RegExp(`^Approved by <@${APPROVER}>`));
+    expect(await page.locator('button[value=approve]').count()).toBe(0);
+    expect(await drain()).toBe(1);
+    const decided = await store.runs.get(waiting.runId);
+    expect(decided?.decision).toMatchObject({ outcome: 'approved', by: APPROVER, approved: waiting.plan });
+    await page.reload();
+    expect(await page.textContent('main')).toContain('Ada Approver');
+    await checkPage(page, 'run-approved');
+    expect(pageErrors).toEqual([]);
+    await context.close();
+  });
 });
