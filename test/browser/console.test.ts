@@ -164,9 +164,10 @@ describe('the web console in a real browser', () => {
     return { context, page };
   }
 
-  /** The page passes axe's serious and critical checks, and is kept as a screenshot. */
+  /** The page passes axe's serious and critical checks, and is kept as screenshots: what a person sees first, and whole. */
   async function checkPage(page: Page, name: string): Promise<void> {
-    await page.screenshot({ path: `${SCREENSHOTS}/${name}.png`, fullPage: true });
+    await page.screenshot({ path: `${SCREENSHOTS}/${name}.png` });
+    await page.screenshot({ path: `${SCREENSHOTS}/${name}-full.png`, fullPage: true });
     expect(await seriousViolations(page), name).toEqual([]);
     expect(await page.title()).not.toBe('pwned');
   }
@@ -261,8 +262,9 @@ describe('the web console in a real browser', () => {
     expect(await drain()).toBe(1);
     const decided = await store.runs.get(waiting.runId);
     expect(decided?.decision).toMatchObject({ outcome: 'approved', by: APPROVER, approved: waiting.plan });
-    await page.reload();
-    expect(await page.textContent('main')).toContain('Ada Approver');
+    // The run's own page (not the answer to the post) says who decided.
+    await page.goto(`${base}/ui/runs/${waiting.runId}`);
+    expect(await page.textContent('main')).toContain(`approved by Ada Approver (${APPROVER})`);
     await checkPage(page, 'run-approved');
     expect(pageErrors).toEqual([]);
     await context.close();
