@@ -1,5 +1,8 @@
+import { subscribe, unsubscribe } from 'node:diagnostics_channel';
+import { EXEC_TIMELINE_CHANNEL } from '../sim/exec/timeline.ts';
 import type { Sim } from '../sim/index.ts';
 import { type CpuQuota, cpuQuota, MB_PER_VCPU } from './cpu-quota.ts';
+import { medianTimeline, type Timeline, timelineText } from './exec-timeline.ts';
 import { type Figures, fromRuns } from './figures.ts';
 import { ROUNDS } from './sizes.ts';
 import type { ClientRun, clientsOf } from './worker-runs.ts';
@@ -11,8 +14,14 @@ const CONCURRENCY = 16;
 /** A Lambda memory size whose CPU share the worker ran in; `unlimited` is the whole machine. */
 type Size = number | undefined;
 
+/** A size's runs, and the simulator's side of each of their execs. */
+interface Measured {
+  runs: ClientRun[];
+  simulator: Timeline[];
+}
+
 /** The fan-out's runs per size, or why a size could not be measured here. */
-export type FanOutRuns = Map<Size, ClientRun[] | { unmeasured: string }>;
+export type FanOutRuns = Map<Size, Measured | { unmeasured: string }>;
 
 const sizeLabel = (size: Size) =>
   size === undefined
@@ -40,17 +49,22 @@ export async function fanOutRuns(
         runs.set(size, { unmeasured: (error as Error).message });
       }
     }
-    if (quotas.has(size)) runs.set(size, []);
+    if (quotas.has(size)) runs.set(size, { runs: [], simulator: [] });
   }
+  let simulator: Timeline[] = [];
+  const record = (timeline: unknown) => simulator.push(timeline as Timeline);
+  subscribe(EXEC_TIMELINE_CHANNEL, record);
   sim.faults.set('exec', { latencyMs: EXEC_LATENCY_MS });
   try {
     for (let round = 0; round < ROUNDS; round++) {
       for (const [size, quota] of quotas) {
+        simulator = (runs.get(size) as Measured).simulator;
         const run = await clients.worker(bundle, 'fanout', quota);
-        (runs.get(size) as ClientRun[]).push(run);
+        (runs.get(size) as Measured).runs.push(run);
       }
     }
   } finally {
+    unsubscribe(EXEC_TIMELINE_CHANNEL, record);
     sim.faults.clear('exec');
     for (const quota of quotas.values()) quota?.remove();
   }
@@ -59,16 +73,18 @@ export async function fanOutRuns(
 
 /**
  * Per size: the fan-out's wall time, over the ideal for the execs it made (execs x 50 ms / 16),
- * its client CPU per exec, and its peak RSS. The limits hold the unconstrained run only.
+ * its client CPU per exec, its peak RSS, and the median exec moment by moment on both sides. The
+ * limits hold the unconstrained run only.
  */
 export function fanOutFigures(runs: FanOutRuns, options: { limits: boolean }): Figures {
   const figures: Figures = {};
-  for (const [size, measured] of runs) {
+  for (const [size, sized] of runs) {
     const label = sizeLabel(size);
-    if (!Array.isArray(measured)) {
-      figures[`cgroup fan-out${label}`] = `not measured: ${measured.unmeasured}`;
+    if (!('runs' in sized)) {
+      figures[`cgroup fan-out${label}`] = `not measured: ${sized.unmeasured}`;
       continue;
     }
+    const measured = sized.runs;
     const limits = options.limits && size === undefined;
     const execs = [...new Set(measured.map((run) => run.execs))].join(', ');
     figures[`cgroup fan-out${label}: execs per run`] = execs;
@@ -90,6 +106,12 @@ export function fanOutFigures(runs: FanOutRuns, options: { limits: boolean }): F
       0,
       limits ? { atMost: 300 } : {},
     );
+    const client = measured.flatMap((run) => (run.execTimeline ? [run.execTimeline] : []));
+    figures[`cgroup fan-out${label}: median exec at the client (ms after its request began)`] = timelineText(
+      medianTimeline(client),
+    );
+    figures[`cgroup fan-out${label}: median exec at the simulator (ms after its upgrade arrived)`] =
+      timelineText(medianTimeline(sized.simulator));
     figures[`cgroup fan-out${label}: verdicts`] = [...new Set(measured.map((run) => run.verdict))].join(', ');
   }
   return figures;

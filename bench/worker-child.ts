@@ -9,12 +9,14 @@ import { clusterAccess } from '../src/cluster/access.ts';
 import { RESOURCES } from '../src/cluster/types.ts';
 import { runRunbook } from '../src/engine/run.ts';
 import type { AnyRunbook } from '../src/engine/types.ts';
+import { medianTimeline, recordClientExecs } from './exec-timeline.ts';
 
 const [mode, kubeconfigPath] = process.argv.slice(2);
 const RUNNING = 'status.phase=Running,spec.hostNetwork=false';
 const kc = new KubeConfig();
 kc.loadFromString(readFileSync(kubeconfigPath as string, 'utf8'));
 const access = clusterAccess(kc, { name: 'bench', requestTimeoutMs: 120_000 });
+const execs = recordClientExecs();
 const started = performance.now();
 const cpuBefore = process.cpuUsage();
 let verdict = '';
@@ -60,6 +62,7 @@ process.stdout.write(
     cpuSeconds: (cpu.user + cpu.system) / 1e6,
     maxRssMiB: process.resourceUsage().maxRSS / 1024,
     verdict,
+    ...(execs.length > 0 ? { execTimeline: medianTimeline(execs) } : {}),
   })}\n`,
 );
 process.exit(0);

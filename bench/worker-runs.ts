@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import type { Sim } from '../sim/index.ts';
 import { bundleLikeTheDeploy } from './bundle-like-deploy.ts';
 import type { CpuQuota } from './cpu-quota.ts';
+import type { Timeline } from './exec-timeline.ts';
 import { lastJsonLine, runMeasured } from './processes.ts';
 import { tapRequests } from './request-tap.ts';
 
@@ -17,6 +18,8 @@ export interface ClientRun {
   cpuSeconds?: number;
   execs: number;
   verdict: string;
+  /** The client's median exec, moment by moment (execTimeline in bench/exec-timeline.ts). */
+  execTimeline?: Timeline;
 }
 
 /**
@@ -64,9 +67,13 @@ export function clientsOf(sim: Sim) {
         ? quota.wrap(process.execPath, [bundle, mode, kubeconfig])
         : { file: process.execPath, args: [bundle, mode, kubeconfig] };
       const finished = await measure(() => runMeasured(command.file, command.args));
-      const child = lastJsonLine<{ seconds: number; cpuSeconds: number; maxRssMiB: number; verdict: string }>(
-        finished.stdout,
-      );
+      const child = lastJsonLine<{
+        seconds: number;
+        cpuSeconds: number;
+        maxRssMiB: number;
+        verdict: string;
+        execTimeline?: Timeline;
+      }>(finished.stdout);
       // A long bench shows it is moving.
       process.stderr.write(`    ${mode}${quota ? ' (quota)' : ''}: ${child.seconds.toFixed(1)} s\n`);
       return { ...child, firstRequestSeconds: finished.firstRequestSeconds, execs: finished.execs };

@@ -9,6 +9,7 @@ import { Channel, type ChannelProtocol, decodeFrame, encodeFrame, negotiate } fr
 import { runCommand } from './run.ts';
 import { ExecStartError } from './start-error.ts';
 import { StdinQueue } from './stdin-queue.ts';
+import { ExecTimeline } from './timeline.ts';
 import type { ExecRequest } from './types.ts';
 
 const server = new WebSocketServer({
@@ -29,8 +30,9 @@ export function handleExecUpgrade(
   socket: Duplex,
   head: Buffer,
   exec: ExecRequest,
-  options: { cluster: SimCluster; fault?: Fault },
+  options: { cluster: SimCluster; fault?: Fault; timeline?: ExecTimeline },
 ): void {
+  const timeline = options.timeline ?? new ExecTimeline();
   const protocol = negotiate(req.headers['sec-websocket-protocol']);
   if (!protocol) {
     // golang.org/x/net/websocket answers a refused subprotocol handshake with a bare 403.
@@ -38,10 +40,12 @@ export function handleExecUpgrade(
     return;
   }
   server.handleUpgrade(req, socket, head, (ws) => {
+    timeline.mark('101 written');
+    ws.once('close', () => timeline.close());
     // A protocol error from the client ends the session; ws closes the connection itself.
     ws.on('error', () => ws.terminate());
     if (options.fault?.execStall) return;
-    void runSession(ws, protocol, exec, options.cluster, options.fault?.execDropAfterBytes);
+    void runSession(ws, protocol, exec, options.cluster, options.fault?.execDropAfterBytes, timeline);
   });
 }
 
@@ -51,6 +55,7 @@ async function runSession(
   exec: ExecRequest,
   cluster: SimCluster,
   dropAfterBytes: number | undefined,
+  timeline: ExecTimeline,
 ): Promise<void> {
   const aborted = new AbortController();
   const stdin = exec.stdin ? new StdinQueue() : undefined;
@@ -71,6 +76,7 @@ async function runSession(
     if (aborted.signal.aborted || output.dropped) return;
     const payload = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
     const allowed = output.take(payload);
+    if (channel === Channel.stdout && allowed.length > 0) timeline.mark('first stdout sent');
     ws.send(encodeFrame(protocol, channel, allowed), () => {
       if (output.dropped) ws.terminate();
     });
@@ -104,6 +110,7 @@ async function runSession(
   if (aborted.signal.aborted || output.dropped) return;
   const payload = statusPayload(protocol, finalStatus(protocol, exec.command, outcome));
   if (payload) ws.send(encodeFrame(protocol, Channel.error, payload));
+  timeline.mark('exit status sent');
   ws.close(1000);
 }
 

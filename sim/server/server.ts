@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { SimCluster } from '../cluster.ts';
+import { ExecTimeline } from '../exec/timeline.ts';
 import { handleExecUpgrade } from '../exec/websocket.ts';
 import type { Fault, Faults, RequestKind } from '../faults.ts';
 import type { Pod } from '../objects.ts';
@@ -210,6 +211,7 @@ async function handleUpgrade(
   socket: Duplex,
   head: Buffer,
 ): Promise<void> {
+  const timeline = new ExecTimeline();
   const parsed = parseRequest(req);
   if (parsed.scope !== 'resource' || parsed.resource.subresource !== 'exec') throw errors.notFoundPath();
   const request = parsed.resource;
@@ -222,6 +224,7 @@ async function handleUpgrade(
     ...(request.name ? { name: request.name } : {}),
   });
   await injectFault(options.faults, 'exec');
+  timeline.mark('latency served');
   const { pod, container } = execTarget(options, request);
   const flag = (key: string) => request.query.get(key) === 'true' || request.query.get(key) === '1';
   if (!flag('stdin') && !flag('stdout') && !flag('stderr')) {
@@ -241,7 +244,7 @@ async function handleUpgrade(
       stderr: flag('stderr'),
       tty: flag('tty'),
     },
-    { cluster: options.cluster, ...(fault ? { fault } : {}) },
+    { cluster: options.cluster, timeline, ...(fault ? { fault } : {}) },
   );
 }
 

@@ -1,0 +1,94 @@
+import { subscribe } from 'node:diagnostics_channel';
+import type { ClientRequest, IncomingMessage } from 'node:http';
+import type { Socket } from 'node:net';
+import { TLSSocket } from 'node:tls';
+import { median } from './figures.ts';
+
+/** Milliseconds after an exec began, per named moment. */
+export type Timeline = Record<string, number>;
+
+/** Each moment's median over many execs, in the order the moments happen. */
+export function medianTimeline(timelines: readonly Timeline[]): Timeline {
+  const order = new Map<string, number[]>();
+  for (const timeline of timelines)
+    for (const [moment, at] of Object.entries(timeline))
+      order.set(moment, [...(order.get(moment) ?? []), at]);
+  const medians = [...order].map(([moment, ats]) => [moment, Number(median(ats).toFixed(1))] as const);
+  return Object.fromEntries(medians.sort((a, b) => a[1] - b[1]));
+}
+
+export const timelineText = (timeline: Timeline) =>
+  Object.entries(timeline)
+    .map(([moment, at]) => `${moment} ${at}`)
+    .join(', ');
+
+/**
+ * Calls `each` with the moments of a server's WebSocket frames as they arrive on `socket`
+ * (unmasked frames: the first payload byte names the exec channel), starting with `head`.
+ */
+function watchFrames(socket: Socket, head: Buffer, each: (channel: number, length: number) => void): void {
+  let pending = Buffer.alloc(0);
+  let skip = 0;
+  const read = (chunk: Buffer) => {
+    pending = Buffer.concat([pending, chunk]);
+    for (;;) {
+      if (skip > 0) {
+        const skipped = Math.min(skip, pending.length);
+        pending = pending.subarray(skipped);
+        skip -= skipped;
+        if (skip > 0) return;
+      }
+      if (pending.length < 2) return;
+      const short = (pending[1] as number) & 0x7f;
+      const headerLength = short === 126 ? 4 : short === 127 ? 10 : 2;
+      if (pending.length < headerLength + 1) return;
+      const length =
+        short === 126 ? pending.readUInt16BE(2) : short === 127 ? Number(pending.readBigUInt64BE(2)) : short;
+      const opcode = (pending[0] as number) & 0x0f;
+      if (opcode === 2 && length > 0) each(pending[headerLength] as number, length - 1);
+      pending = pending.subarray(headerLength);
+      skip = length;
+    }
+  };
+  read(head);
+  socket.on('data', read);
+}
+
+/**
+ * The client's side of every exec in this process: when its connection was up (TCP, TLS; 0 for a
+ * connection opened ahead), its upgrade written, the 101 received, the first stdout frame, the
+ * exit status, the close. Read through node's http diagnostics channel: the client is untouched.
+ */
+export function recordClientExecs(): Timeline[] {
+  const timelines: Timeline[] = [];
+  subscribe('http.client.request.start', (message) => {
+    const request = (message as { request: ClientRequest }).request;
+    if (!request.path.includes('/exec?')) return;
+    const began = performance.now();
+    const timeline: Timeline = {};
+    const mark = (moment: string) => {
+      timeline[moment] ??= Number((performance.now() - began).toFixed(2));
+    };
+    timelines.push(timeline);
+    const connection = (socket: Socket) => {
+      if (socket.connecting) socket.once('connect', () => mark('connect'));
+      else mark('connect');
+      if (socket instanceof TLSSocket) {
+        if (socket.getFinished() !== undefined) mark('TLS');
+        else socket.once('secureConnect', () => mark('TLS'));
+      }
+    };
+    if (request.socket) connection(request.socket);
+    else request.once('socket', connection);
+    request.once('finish', () => mark('upgrade written'));
+    request.once('upgrade', (_response: IncomingMessage, socket: Socket, head: Buffer) => {
+      mark('101 received');
+      watchFrames(socket, head, (channel, length) => {
+        if (channel === 1 && length > 0) mark('first stdout');
+        if (channel === 3) mark('exit status');
+      });
+      socket.once('close', () => mark('close'));
+    });
+  });
+  return timelines;
+}

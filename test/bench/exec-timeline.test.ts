@@ -1,0 +1,64 @@
+import { subscribe, unsubscribe } from 'node:diagnostics_channel';
+import { KubeConfig } from '@kubernetes/client-node';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { medianTimeline, recordClientExecs, type Timeline } from '../../bench/exec-timeline.ts';
+import { EXEC_TIMELINE_CHANNEL } from '../../sim/exec/timeline.ts';
+import { type Sim, startSim } from '../../sim/index.ts';
+import { clusterAccess } from '../../src/cluster/access.ts';
+
+const CLIENT_MOMENTS = [
+  'connect',
+  'TLS',
+  'upgrade written',
+  '101 received',
+  'first stdout',
+  'exit status',
+  'close',
+];
+const SIMULATOR_MOMENTS = [
+  'latency served',
+  '101 written',
+  'first stdout sent',
+  'exit status sent',
+  'closed',
+];
+
+let sim: Sim;
+beforeAll(async () => {
+  sim = await startSim({ scenarios: ['healthy'], controllers: false });
+});
+afterAll(() => sim.close());
+
+describe('exec timelines', () => {
+  it('show each exec moment by moment, in order, at the client and at the simulator', async () => {
+    const client = recordClientExecs();
+    const simulator: Timeline[] = [];
+    const record = (timeline: unknown) => simulator.push(timeline as Timeline);
+    subscribe(EXEC_TIMELINE_CHANNEL, record);
+    sim.faults.set('exec', { latencyMs: 30 });
+    try {
+      const kc = new KubeConfig();
+      kc.loadFromString(sim.kubeconfig());
+      const access = clusterAccess(kc, { name: 'sim' });
+      const [agent] = await access.cilium.agents();
+      if (!agent) throw new Error('the healthy cluster has no agent');
+      for (let i = 0; i < 3; i++) {
+        const result = await access.cilium.exec(agent, ['cilium-dbg', 'status', '-o', 'json']);
+        expect(result.exitCode).toBe(0);
+      }
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    } finally {
+      unsubscribe(EXEC_TIMELINE_CHANNEL, record);
+      sim.faults.clear('exec');
+    }
+    expect(client).toHaveLength(3);
+    expect(simulator).toHaveLength(3);
+    const atClient = medianTimeline(client);
+    expect(Object.keys(atClient)).toEqual(CLIENT_MOMENTS);
+    const atSimulator = medianTimeline(simulator);
+    expect(Object.keys(atSimulator)).toEqual(SIMULATOR_MOMENTS);
+    // The injected latency is served before the 101, on both sides.
+    expect(atSimulator['latency served']).toBeGreaterThanOrEqual(29);
+    expect((atClient['101 received'] ?? 0) - (atClient['upgrade written'] ?? 0)).toBeGreaterThanOrEqual(29);
+  });
+});
