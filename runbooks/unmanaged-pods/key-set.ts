@@ -7,7 +7,7 @@ export interface KeyLookup {
 const EMPTY = 0;
 const INITIAL_SLOTS = 1 << 12;
 /** Grown past this share of its slots, so a probe stays short. */
-const MAX_LOAD = 0.7;
+const MAX_LOAD = 0.75;
 
 let high = 0;
 let low = 0;
