@@ -40,10 +40,12 @@ export async function serveAction(options: ServeOptions) {
   const state = options.state ? sayLeftBehind(await openLocalState()) : undefined;
   const user = localUser();
   const signIn = localSignIn({ userId: user.id, ...(user.name ? { name: user.name } : {}) });
+  // Known once it listens (--port 0 picks one): each report printed ends with its run's console page.
+  let consoleUrl: string | undefined;
   const server = await startLocalServer({
     config,
     runbooks,
-    chat: consoleSink(process.stdout),
+    chat: consoleSink(process.stdout, () => consoleUrl),
     ...(state ? { store: state.store } : {}),
     secrets: {
       alertmanagerToken: secretFromEnv('ALERTMANAGER_TOKEN', generated),
@@ -54,12 +56,14 @@ export async function serveAction(options: ServeOptions) {
     console: {
       session: { secret: randomBytes(32).toString('base64url'), secure: false },
       signIn: [signIn.method],
+      localUser: user.id,
     },
     port: options.port,
     ...(process.env.SLACK_BOT_TOKEN
       ? { directory: slackDirectory({ token: process.env.SLACK_BOT_TOKEN }) }
       : {}),
   });
+  consoleUrl = server.url;
   const stopped = untilInterrupted({
     close: async () => {
       await server.close();

@@ -1,3 +1,4 @@
+import { CONSOLE_URL_ENV, consoleRunLink } from '../../src/chat/console-link.ts';
 import { countsText } from '../../src/chat/report-summary.ts';
 import type { DoneAction, Report, StepStatus, Verdict } from '../../src/engine/types.ts';
 import { type Problem, summarize } from '../../src/report/summary.ts';
@@ -86,8 +87,11 @@ function actionRows(done: readonly DoneAction[]): string[][] {
   ];
 }
 
-/** A report as a person reads it: the diagnosis, steps, what was found and done, how to fix the rest. */
-export function formatReport(report: Report): string {
+/**
+ * A report as a person reads it: the diagnosis, steps, what was found and done, how to fix the
+ * rest, and the run's console page when a console is configured ($RESPONDER_CONSOLE_URL).
+ */
+export function formatReport(report: Report, consoleUrl = process.env[CONSOLE_URL_ENV]): string {
   const summary = summarize(report, CLI_WORDS);
   const lines = wrapText(
     `${report.runbook} on ${report.cluster} (${report.mode}): ${summary.diagnosis}`,
@@ -117,8 +121,10 @@ export function formatReport(report: Report): string {
   lines.push(
     '',
     `  Verdict: ${summary.verdictWord}: ${VERDICT_MEANING[report.verdict]} (${report.timings.durationMs} ms)`,
-    '',
   );
+  const link = consoleRunLink(consoleUrl, report.runId);
+  if (link) lines.push(`  Console: ${link}`);
+  lines.push('');
   return lines.join('\n');
 }
 

@@ -1,5 +1,6 @@
 import type { Report, StepStatus } from '../engine/types.ts';
 import { type Problem, type RunSummary, summarize } from '../report/summary.ts';
+import { consoleRunLink } from './console-link.ts';
 import { countsText, formatDuration, headline, showsPlan } from './report-summary.ts';
 import { threadFor } from './threading.ts';
 import type { ChatSink, ChatTarget } from './types.ts';
@@ -52,12 +53,19 @@ function reportLines(report: Report, summary: RunSummary): string[] {
   ];
 }
 
+const withLink = (lines: string[], link: string | undefined) =>
+  link ? [...lines, `  console: ${link}`] : lines;
+
 /**
  * The local chat sink: a short block per report on a stream (stdout for `responder serve`). It
  * threads like Slack (src/chat/threading.ts): the same problem is an update of its thread, a
  * changed state or a resolved problem a reply in it, a new problem a new thread.
  */
-export function consoleSink(out: NodeJS.WritableStream): ChatSink {
+export function consoleSink(
+  out: NodeJS.WritableStream,
+  /** The web console's URL (`responder serve`'s own, known once it listens): each report ends with its run's page. */
+  consoleUrl: () => string | undefined = () => undefined,
+): ChatSink {
   const threads = new Map<string, { problem?: string; state?: string; id: number }>();
   let nextId = 1;
 
@@ -81,7 +89,7 @@ export function consoleSink(out: NodeJS.WritableStream): ChatSink {
         target,
         decision.kind === 'update' ? 'update' : 'new',
         headline(report, summary),
-        reportLines(report, summary),
+        withLink(reportLines(report, summary), consoleRunLink(consoleUrl(), report.runId)),
       );
       if (decision.kind === 'update' && decision.reply) write(target, 'reply', decision.reply, []);
       return {};

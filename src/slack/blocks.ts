@@ -73,6 +73,8 @@ export interface ReportMessage {
 export function reportBlocks(
   report: Report,
   summary: RunSummary = summarize(report, SLACK_WORDS),
+  /** The run's console page, which the message ends with when a console is configured. */
+  consoleLink?: string,
 ): ReportMessage {
   const blocks: ChatBlock[] = [
     {
@@ -120,6 +122,7 @@ export function reportBlocks(
   if (report.verdict === 'needs-approval') blocks.push(...approvalBlocks(report, summary.plan));
   else if (showsPlan(report)) blocks.push(...dryRunPlanBlocks(summary.plan));
   if (summary.open.length > 0) blocks.push(context(`Runbook: \`${escapeMrkdwn(summary.docs)}\``));
+  if (consoleLink) blocks.push(context(`<${consoleLink}|Open this run in the console>`));
 
   return { text: `${VERDICT_EMOJI[report.verdict]} ${headline(report, summary)}`, blocks };
 }

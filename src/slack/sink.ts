@@ -1,4 +1,5 @@
 import { type RetryOptions, WebClient } from '@slack/web-api';
+import { consoleRunLink } from '../chat/console-link.ts';
 import { threadFor } from '../chat/threading.ts';
 import type { ChatSink, ChatTarget, MessageRef } from '../chat/types.ts';
 import type { Report } from '../engine/types.ts';
@@ -28,6 +29,8 @@ export interface SlackSinkOptions {
   retryConfig?: RetryOptions;
   /** Per request. */
   timeoutMs?: number;
+  /** The web console's URL: each report ends with its run's page there. */
+  consoleUrl?: string;
 }
 
 /** Errors that mean the thread's root message is gone: post a new root instead. */
@@ -113,7 +116,7 @@ export function slackSink(options: SlackSinkOptions): ChatSink {
   return {
     async postReport(report, target) {
       const summary = summarize(report, SLACK_WORDS);
-      const message = reportBlocks(report, summary);
+      const message = reportBlocks(report, summary, consoleRunLink(options.consoleUrl, report.runId));
       const active = await threads.get(target.threadKey);
       const decision = threadFor(summary, active);
       if (active && decision.kind === 'update' && (await update(active, message))) {
@@ -131,7 +134,10 @@ export function slackSink(options: SlackSinkOptions): ChatSink {
     },
 
     async settleApproval(message, report, outcome) {
-      const rest = report ? reportBlocks(report).blocks.filter((block) => block.type !== 'actions') : [];
+      const link = report && consoleRunLink(options.consoleUrl, report.runId);
+      const rest = report
+        ? reportBlocks(report, undefined, link).blocks.filter((block) => block.type !== 'actions')
+        : [];
       try {
         await client.chat.update({
           channel: message.channel,
