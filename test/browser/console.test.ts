@@ -40,7 +40,8 @@ const HOSTILE = '<img src=x onerror="document.title=\'pwned\'"><script>document.
  * standing in for it), over runs the responder really made against the simulator: the pages a
  * person opens, checked with axe-core, and an approval decided by clicking.
  */
-describe('the web console in a real browser', () => {
+// A browser under the full suite's load on two cores: minutes, not vitest's 30 s default.
+describe('the web console in a real browser', { timeout: 180_000 }, () => {
   let scenario: SimUnderTest;
   let provider: SlackOidc;
   let browser: Browser;
@@ -50,8 +51,6 @@ describe('the web console in a real browser', () => {
   const queue = recordingQueue();
   const store = memoryStore();
   let handled = 0;
-  /** CSP refusals and script errors seen in any page. */
-  const pageErrors: string[] = [];
 
   /** Runs every job queued since the last call, as the worker would. */
   async function drain(): Promise<number> {
@@ -144,11 +143,15 @@ describe('the web console in a real browser', () => {
     scenario?.sim.close();
   });
 
-  /** A browser of its own for `userId`, signed in with Slack through the provider's login page. */
+  /**
+   * A browser of its own for `userId`, signed in with Slack through the provider's login page, and
+   * what its console pages said went wrong (CSP refusals, script errors, dialogs).
+   */
   async function signedIn(
     userId: string,
     path = '/ui/runs',
-  ): Promise<{ context: BrowserContext; page: Page }> {
+  ): Promise<{ context: BrowserContext; page: Page; pageErrors: string[] }> {
+    const pageErrors: string[] = [];
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
     const page = await context.newPage();
     // The console's own pages only (the provider's login page is not ours); Chrome's own favicon request aside.
@@ -161,7 +164,7 @@ describe('the web console in a real browser', () => {
     page.on('dialog', (dialog) => pageErrors.push(`a dialog opened: ${dialog.message()}`));
     await page.goto(`${base}${path}`);
     await signInAtProvider(page, provider.issuer, userId);
-    return { context, page };
+    return { context, page, pageErrors };
   }
 
   /** The page passes axe's serious and critical checks, and is kept as screenshots: what a person sees first, and whole. */
@@ -173,7 +176,7 @@ describe('the web console in a real browser', () => {
   }
 
   it('signs in with Slack and lists the runs newest first, each linking to its run', async () => {
-    const { context, page } = await signedIn(APPROVER);
+    const { context, page, pageErrors } = await signedIn(APPROVER);
     expect(page.url()).toBe(`${base}/ui/runs`);
     const links = await page
       .locator('a[href^="/ui/runs/run-"]')
@@ -194,7 +197,7 @@ describe('the web console in a real browser', () => {
 
   it("opens a run from the list: its diagnosis, steps and trigger, the alert's markup shown as text", async () => {
     const alerted = await runOf('host-identity');
-    const { context, page } = await signedIn(APPROVER);
+    const { context, page, pageErrors } = await signedIn(APPROVER);
     await page.click(`a[href="/ui/runs/${alerted.runId}"]`);
     expect(page.url()).toBe(`${base}/ui/runs/${alerted.runId}`);
     await expect.poll(() => page.textContent('main')).toContain(alerted.summary?.diagnosis as string);
@@ -208,7 +211,7 @@ describe('the web console in a real browser', () => {
   });
 
   it("opens a cluster: its brake and each runbook's last run", async () => {
-    const { context, page } = await signedIn(APPROVER, '/ui/clusters');
+    const { context, page, pageErrors } = await signedIn(APPROVER, '/ui/clusters');
     expect(page.url()).toBe(`${base}/ui/clusters`);
     const main = (await page.textContent('main')) ?? '';
     expect(main).toContain('prod-eu');
@@ -220,7 +223,7 @@ describe('the web console in a real browser', () => {
 
   it('a non-approver is offered no decision, and a decision posted anyway is refused: the plan still waits', async () => {
     const waiting = await runOf('unmanaged-pods');
-    const { context, page } = await signedIn(BYSTANDER, `/ui/runs/${waiting.runId}`);
+    const { context, page, pageErrors } = await signedIn(BYSTANDER, `/ui/runs/${waiting.runId}`);
     expect(page.url()).toBe(`${base}/ui/runs/${waiting.runId}`);
     expect(await page.locator('button[value=approve]').count()).toBe(0);
     // A hand-made form with this session's own token, from the console's own page: only the approver check stands.
@@ -249,12 +252,13 @@ describe('the web console in a real browser', () => {
     expect(await drain()).toBe(0);
     expect((await store.runs.get(waiting.runId))?.decision).toBeUndefined();
     await checkPage(page, 'run-refused');
+    expect(pageErrors).toEqual([]);
     await context.close();
   });
 
   it('the approver approves the waiting plan from its page: the plan runs, and the page says who decided', async () => {
     const waiting = await runOf('unmanaged-pods');
-    const { context, page } = await signedIn(APPROVER, `/ui/runs/${waiting.runId}`);
+    const { context, page, pageErrors } = await signedIn(APPROVER, `/ui/runs/${waiting.runId}`);
     await checkPage(page, 'run-waiting');
     await Promise.all([page.waitForNavigation(), page.click('button[value=approve]')]);
     expect(await page.textContent('.notice')).toMatch(new RegExp(`^Approved by <@${APPROVER}>`));
