@@ -113,6 +113,14 @@ export function synthRehearsal(configText: string) {
     secretArn,
     /** Whether the worker's policy names this EKS cluster (DescribeCluster answers only for those). */
     describable: (name: string) => granted.includes(`:cluster/${name}"`),
+    /** Deliveries of a job before SQS moves it to the dead-letter queue (the jobs queue's redrive policy). */
+    maxReceiveCount: Math.max(
+      ...Object.values(template.findResources('AWS::SQS::Queue')).map((queue) =>
+        Number(queue.Properties.RedrivePolicy?.maxReceiveCount ?? 0),
+      ),
+    ),
+    /** The dead-letter queue's URL on the stand-in. */
+    deadLetters: (standIns: Pick<StandIns, 'aws'>) => `${standIns.aws}/111122223333/dead-letters`,
     /** The jobs queue's URL on the stand-in. */
     jobsQueue: (standIns: Pick<StandIns, 'aws'>) => `${standIns.aws}/111122223333/jobs`,
     load,
@@ -164,12 +172,15 @@ export const alertmanagerEvent = (body: string, token: string) =>
  * Hands job messages to bundled workers as SQS may: each to every worker at once (SQS delivers at
  * least once; each worker is a container of its own); a delivery that fails (its run goes on in
  * the other worker) comes back after, as SQS returns it once its visibility timeout ends, to the
- * first worker. Returns what those redeliveries failed with (nothing, when every job ended).
+ * first worker, up to `receives` deliveries in all (at the queue's maxReceiveCount the worker
+ * dead-letters what fails). Returns what the last deliveries failed with (nothing, when every job
+ * ended).
  */
 export async function deliverToEach(
   bodies: readonly string[],
   workers: readonly Bundled[],
   tag: string,
+  receives = 2,
 ): Promise<unknown[]> {
   const deliver = async (body: string, worker: Bundled, receiveCount: number, id: string) => {
     try {
@@ -190,8 +201,19 @@ export async function deliverToEach(
       })),
     ),
   );
-  const again: unknown[] = [];
-  for (const [i, { body }] of first.filter((delivery) => delivery.failed !== undefined).entries())
-    again.push(await deliver(body, workers[0] as Bundled, 2, `${tag}-again-${i}`));
-  return again.filter((failed) => failed !== undefined);
+  let failing = first.filter((delivery) => delivery.failed !== undefined);
+  for (let receiveCount = 2; receiveCount <= receives && failing.length > 0; receiveCount++) {
+    const again: typeof failing = [];
+    for (const [i, { body }] of failing.entries()) {
+      const failed = await deliver(
+        body,
+        workers[0] as Bundled,
+        receiveCount,
+        `${tag}-again-${receiveCount}-${i}`,
+      );
+      if (failed !== undefined) again.push({ body, failed });
+    }
+    failing = again;
+  }
+  return failing.map(({ failed }) => failed);
 }
