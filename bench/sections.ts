@@ -6,7 +6,7 @@ import { runbookScaleBench } from './runbook-scale.ts';
 import { simPagingBench } from './sim-paging.ts';
 import { CLUSTER_SIZES } from './sizes.ts';
 import { stormBench } from './storm.ts';
-import { brokenWorkerBench, healthyWorkerBench } from './worker-scale.ts';
+import { brokenWorkerBench, healthyWorkerBench, scanAtScaleBench } from './worker-scale.ts';
 
 export type Section = () => Figures | Promise<Figures>;
 
@@ -27,6 +27,8 @@ export function benchSections(sizes: readonly number[] = CLUSTER_SIZES): Record<
         [`worker at ${nodesLabel(nodes)} nodes, broken cluster`, () => brokenWorkerBench(nodes)],
       ]),
     ),
+    // The largest cluster the simulator hosts: 600,000 pods.
+    'unmanaged scan at 12,000 nodes x 50 pods': () => scanAtScaleBench(12_000, 50),
     'event plane': eventPlaneBench,
     'alert storms': stormBench,
     'CLI startup': cliStartupBench,

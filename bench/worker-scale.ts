@@ -1,5 +1,6 @@
 import { R } from '../sim/cluster.ts';
 import { startSim } from '../sim/index.ts';
+import { buildCluster } from '../sim/scenarios/index.ts';
 import { cliRunFigures } from './cli-run.ts';
 import { type FanOutRuns, fanOutFigures, fanOutRuns } from './fan-out.ts';
 import { type Figures, fromRuns, pairedRatios } from './figures.ts';
@@ -113,6 +114,25 @@ export async function brokenWorkerBench(nodes: number): Promise<Figures> {
       'incidents (unmanaged pods / agents with hooks on their container / agents whose root lost them)': `${broken.unmanagedPods} / ${broken.hooksOnContainer} / ${broken.hooksGone}`,
       ...figures,
       ...fanOutFigures(fanOut, { limits: false }),
+    };
+  } finally {
+    await sim.close();
+  }
+}
+
+/**
+ * The scan alone, beside the plain paged GET, on a cluster of `nodes` nodes with `podsPerNode`
+ * pods each: its peak RSS must not grow with the cluster.
+ */
+export async function scanAtScaleBench(nodes: number, podsPerNode: number): Promise<Figures> {
+  const bundle = await bundleWorkerChild();
+  const cluster = buildCluster(['scale'], { nodes, podsPerNode });
+  const sim = await startSim({ cluster, controllers: false });
+  try {
+    const { figures } = await scanFigures(clientsOf(sim), bundle, { limits: true });
+    return {
+      'pods / CEPs': `${cluster.store.count(R.pods)} / ${cluster.store.count(R.ciliumendpoints)}`,
+      ...figures,
     };
   } finally {
     await sim.close();
