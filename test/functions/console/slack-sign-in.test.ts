@@ -103,6 +103,20 @@ describe('sign in with Slack (OpenID Connect)', () => {
     await context.close();
   }, 60_000);
 
+  it("a person who cancels at the provider is told the provider's answer, and is not signed in", async () => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await page.goto(`${base}/ui/me`);
+    await page.click('a:has-text("Cancel")');
+    await page.waitForURL((url) => url.href.startsWith(`${base}${CALLBACK_PATH}`));
+    // oidc-provider's words for access_denied after a cancel (Slack's: "access_denied").
+    expect(await page.textContent('body')).toBe(
+      'Sign in with Slack failed: End-User aborted interaction. Open the console again to retry.',
+    );
+    expect(await sessionCookies(context)).toEqual([]);
+    await context.close();
+  }, 60_000);
+
   it('a callback without the flow this browser began is refused and says how to start again', async () => {
     const answer = await fetch(`${base}${CALLBACK_PATH}?code=stolen&state=whatever`, { redirect: 'manual' });
     expect(answer.status).toBe(400);
