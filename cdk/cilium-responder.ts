@@ -19,6 +19,7 @@ import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { type RunbookSet, runbookInfo } from '../runbooks/team.ts';
 import { TEAM_CATALOG_ENV, teamCatalogJson } from '../runbooks/team-catalog.ts';
+import { CONSOLE_URL_ENV } from '../src/chat/console-link.ts';
 import { parseConfig } from '../src/config/load.ts';
 import { deployOf, type ResponderConfig, SCHEDULE_NAME_PREFIX } from '../src/config/schema.ts';
 import { RUNS_BY_CLUSTER, RUNS_BY_TIME, TTL_ATTRIBUTE } from '../src/store/dynamodb/layout.ts';
@@ -256,6 +257,8 @@ export class CiliumResponder extends Construct {
 
     // Slack and Alertmanager call it; the signature and bearer checks happen in code.
     this.url = this.http.addFunctionUrl({ authType: FunctionUrlAuthType.NONE }).url;
+    // The worker posts the reports: each ends with its run's page in the console (/ui on this URL).
+    this.worker.addEnvironment(CONSOLE_URL_ENV, this.url);
 
     for (const [name, admitting] of [
       ['Http', this.http],

@@ -6,6 +6,7 @@ import { SQSClient } from '@aws-sdk/client-sqs';
 import { catalogWithTeam, TEAM_CATALOG_ENV } from '../runbooks/team-catalog.ts';
 import { type App, createApp } from '../src/app/app.ts';
 import { type AppPorts, DEFAULT_CHANNEL } from '../src/app/ports.ts';
+import { CONSOLE_URL_ENV } from '../src/chat/console-link.ts';
 import { unconfiguredChat } from '../src/chat/unconfigured.ts';
 import { loadConfig } from '../src/config/load.ts';
 import { sqsQueue } from '../src/queue/sqs.ts';
@@ -48,6 +49,8 @@ export function lambdaEnv() {
     slackApiUrl: process.env.SLACK_API_URL,
     /** The console's OpenID provider: Slack's unless set (a rehearsal points it at a local one). */
     slackOidcIssuer: process.env.SLACK_OIDC_ISSUER,
+    /** The web console's URL (the stack's Function URL): each report posted ends with its run's page. */
+    consoleUrl: process.env[CONSOLE_URL_ENV],
   };
 }
 
@@ -104,7 +107,12 @@ export async function lambdaRuntime(
     // Thread roots live in the table, so every function edits the same thread. Until the bot token
     // is put, runs still run and are recorded; what would be posted is logged with why.
     chat: secrets.slackBotToken
-      ? slackSink({ token: secrets.slackBotToken, threads: store.threads, ...slack })
+      ? slackSink({
+          token: secrets.slackBotToken,
+          threads: store.threads,
+          ...slack,
+          ...(env.consoleUrl ? { consoleUrl: env.consoleUrl } : {}),
+        })
       : unconfiguredChat(
           `Slack is not configured: slackBotToken is empty in ${secretSources.slackBotToken}`,
           logger,

@@ -68,7 +68,8 @@ describe('responder serve: the console link', () => {
       .replaceAll('&', '&amp;')
       .replaceAll('<', '&lt;')
       .replaceAll('>', '&gt;')
-      .replaceAll('"', '&quot;');
+      .replaceAll('"', '&quot;')
+      .replaceAll("'", '&#39;');
     expect(page).toContain(`<p class="diagnosis">${escaped}</p>`);
     const list = await (await fetch(`${url}/ui/runs?cluster=sim`, { headers: { cookie } })).text();
     expect(list).toContain(`href="/ui/runs/${runId}"`);

@@ -10,6 +10,7 @@ const T0 = Date.parse('2026-03-02T10:00:00.000Z');
 const CLUSTERS = ['prod-eu', 'prod-us', 'staging'];
 const RUNBOOKS = ['unmanaged-pods', 'host-identity'];
 const VERDICTS: (Verdict | undefined)[] = ['healthy', 'remediated', 'failed', 'degraded', undefined];
+const SOURCES = ['alertmanager', 'schedule', 'slack-command', 'cloudwatch'] as const;
 const RUNS = 1_203;
 
 /** Runs over three clusters, two runbooks and five outcomes; three at a time share a millisecond. */
@@ -22,6 +23,7 @@ function trail(): RunRecord[] {
       new Date(T0 + Math.floor(i / 3) * 1000).toISOString(),
       {
         runbook: RUNBOOKS[Math.floor(i / 2) % 2] as string,
+        source: SOURCES[i % SOURCES.length] as (typeof SOURCES)[number],
         status: verdict ? 'done' : 'running',
         ...(verdict ? { verdict } : {}),
       },
@@ -77,6 +79,18 @@ export function describeRunPages(adapter: string, makeStore: () => Promise<State
       const pages = await walk(store, { ...filter, limit: 50 });
       expect(ids(pages)).toEqual(expectedIds(runs, filter));
       expect(new Set(pages.flatMap((p) => p.runs.map((r) => r.cluster)))).toEqual(new Set(CLUSTERS));
+    });
+
+    it('filters on source, alone and with a cluster and verdict', async () => {
+      for (const filter of [
+        { source: 'schedule' as const },
+        { source: 'slack-command' as const, cluster: 'prod-eu', verdict: 'healthy' as const },
+      ]) {
+        const pages = await walk(store, { ...filter, limit: 40 });
+        expect(ids(pages)).toEqual(expectedIds(runs, filter));
+        expect(ids(pages).length).toBeGreaterThan(10);
+        expect(new Set(pages.flatMap((p) => p.runs.map((r) => r.source)))).toEqual(new Set([filter.source]));
+      }
     });
 
     it('counts a run queued exactly at `since`, and none before it', async () => {

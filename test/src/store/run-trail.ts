@@ -12,6 +12,7 @@ export function expectedIds(runs: readonly RunRecord[], filter: RunFilter = {}):
         (filter.cluster === undefined || r.cluster === filter.cluster) &&
         (filter.runbook === undefined || r.runbook === filter.runbook) &&
         (filter.verdict === undefined || r.verdict === filter.verdict) &&
+        (filter.source === undefined || r.source === filter.source) &&
         (filter.since === undefined || r.queuedAt >= filter.since),
     )
     .sort((a, b) => (key(a) === key(b) ? 0 : key(a) > key(b) ? -1 : 1))
