@@ -24,6 +24,7 @@ export const SAFETY_CORE_TESTS = [
   'test/src/routing/admit.test.ts',
   'test/src/routing/dispatch.test.ts',
   'test/src/routing/follow-up.test.ts',
+  'test/src/routing/route.test.ts',
   'test/src/worker/left-behind.test.ts',
   'test/src/app/approver-groups.test.ts',
   'test/src/cluster/eks-token.test.ts',

@@ -13,11 +13,13 @@ const listed = (names: readonly string[]) => (names.length > 0 ? names.join(', '
 export function alertCluster(name: string, config: ResponderConfig, region?: string): AlertCluster {
   const clusters = config.clusters;
   if (clusters.some((cluster) => cluster.name === name)) return { cluster: name };
-  const eks = clusters.filter((cluster) => cluster.eks && (!region || cluster.eks.region === region));
-  const byEksName = eks.find((cluster) => cluster.eks?.name === name);
-  if (byEksName) return { cluster: byEksName.name };
+  const eks = clusters.flatMap(({ name: cluster, eks }) =>
+    eks && (!region || eks.region === region) ? [{ cluster, eksName: eks.name }] : [],
+  );
+  const byEksName = eks.find((entry) => entry.eksName === name);
+  if (byEksName) return { cluster: byEksName.cluster };
   const where = region ? ` in ${region}` : '';
   return {
-    problem: `cluster "${name}" is not in the config: tried its cluster names (${listed(clusters.map((c) => c.name))}) and its EKS cluster names${where} (${listed(eks.map((c) => c.eks?.name ?? ''))})`,
+    problem: `cluster "${name}" is not in the config: tried its cluster names (${listed(clusters.map((c) => c.name))}) and its EKS cluster names${where} (${listed(eks.map((entry) => entry.eksName))})`,
   };
 }

@@ -251,6 +251,14 @@ describe('routeTrigger: CloudWatch', () => {
       expect(routed('payments-prod-7f3a').jobs.map((job) => job.cluster)).toEqual(['payments']);
     });
 
+    it('routes an Alertmanager alert whose cluster label is an EKS name, in any region', () => {
+      const result = routeTrigger(
+        alertmanagerTrigger([alert('CiliumUnmanagedPods', { cluster: 'payments-prod-7f3a' })]),
+        context(eksConfig()),
+      );
+      expect(result.jobs.map((job) => job.cluster)).toEqual(['payments']);
+    });
+
     it('still takes the config name first', () => {
       expect(routed('payments-us').jobs.map((job) => job.cluster)).toEqual(['payments-us']);
     });
