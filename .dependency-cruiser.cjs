@@ -1,7 +1,7 @@
 /**
  * The import rules of docs/architecture.md, checked in CI (`npm run deps`).
  * Layers, lowest first: cluster, aws, config, triggers, engine, params, report → store, queue, chat →
- * slack, routing → worker → app. runbooks/ sit on the engine; functions/ and cli/ on app.
+ * slack, routing → worker → app. runbooks/<id>/ sit on the SDK (sdk/index.ts); functions/ and cli/ on app.
  */
 module.exports = {
   forbidden: [
@@ -40,6 +40,17 @@ module.exports = {
           '^src/aws/credentials\\.ts$',
           '^src/(app|worker|routing|store|queue|slack|chat)/',
         ],
+      },
+    },
+    {
+      name: 'runbooks-on-the-sdk',
+      comment:
+        "A built-in runbook is written as a team's is: it imports the SDK's entry point (sdk/index.ts) and its own files, nothing of src/ or of another runbook.",
+      severity: 'error',
+      from: { path: '^runbooks/([^/]+)/' },
+      to: {
+        path: '^(src|sdk|runbooks|sim|cli|functions|cdk)/',
+        pathNot: ['^runbooks/$1/', '^sdk/index\\.ts$'],
       },
     },
     {

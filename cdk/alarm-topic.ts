@@ -10,6 +10,7 @@ import { Construct } from 'constructs';
  * the alarms themselves: each one fires on a single occurrence within five minutes.
  */
 export class AlarmTopic extends Construct {
+  /** The SNS topic. */
   readonly topic: Topic;
 
   constructor(scope: Construct, id: string, props: { email?: string }) {

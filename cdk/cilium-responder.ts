@@ -33,6 +33,7 @@ import { rbacManifest } from './rbac.ts';
 import { type FunctionName, grantTableOperations } from './table-grants.ts';
 import { teamWorkerEntry } from './team-worker.ts';
 
+/** What {@link CiliumResponder} is built from: the config, and where the stack meets the account. */
 export interface CiliumResponderProps {
   /** The responder config, validated (clusters, routes, schedules, limits, approvers, deploy). */
   config: ResponderConfig;
@@ -77,8 +78,11 @@ const EVENT_RETRIES = { attempts: 2, maxAge: Duration.hours(1) };
  * Outputs the post-deploy steps read (cdk/outputs.ts).
  */
 export class CiliumResponder extends Construct {
+  /** The DynamoDB table of runs, findings, the brake and leases. */
   readonly table: Table;
+  /** The SQS queue of admitted jobs, which the worker runs. */
   readonly queue: Queue;
+  /** Jobs the worker gave up on, for a person to look at. */
   readonly deadLetterQueue: Queue;
   /** Events EventBridge or Scheduler could not deliver to the alarm or sweep function. */
   readonly eventDeadLetters: Queue;
@@ -86,10 +90,15 @@ export class CiliumResponder extends Construct {
   readonly secret: Secret;
   /** The generated operatorToken: only the http function reads it. */
   readonly operatorSecret: Secret;
+  /** Where the responder's own alarms go. */
   readonly alarmTopic: AlarmTopic;
+  /** Alertmanager webhooks, Slack commands and clicks, the operator API (a Function URL). */
   readonly http: NodejsFunction;
+  /** CloudWatch alarms, through EventBridge, SNS or the alarm's Lambda action. */
   readonly alarm: NodejsFunction;
+  /** The config's schedules. */
   readonly sweep: NodejsFunction;
+  /** Runs the queued jobs against the clusters. */
   readonly worker: NodejsFunction;
   /** The http function's URL: where Alertmanager and Slack send. */
   readonly url: string;

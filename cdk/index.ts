@@ -6,6 +6,11 @@
  */
 
 export { loadConfigWithRunbooks, type RunbookSet, type TeamRunbook } from '../runbooks/team.ts';
-export type { ResponderConfig } from '../src/config/schema.ts';
+// The SDK's types, which a runbook set holds (Runbook, Step...).
+export type * from '../sdk/index.ts';
+export type { ConfigProblem, ParseOptions } from '../src/config/load.ts';
+export type { ConfigSchema, ResponderConfig } from '../src/config/schema.ts';
+export type { RunbookInfo } from '../src/engine/types.ts';
+export type { RegionScope } from './access-entries.ts';
+export type { AlarmTopic } from './alarm-topic.ts';
 export { CiliumResponder, type CiliumResponderProps } from './cilium-responder.ts';
-export { rbacManifest } from './rbac.ts';

@@ -1,7 +1,7 @@
 import type { RunbookInfo } from '../src/engine/types.ts';
-import { params as cgroupRootHooksParams } from './cgroup-root-hooks/params.ts';
+import { cgroupRootHooksParams } from './cgroup-root-hooks/params.ts';
 import { hostIdentityParams } from './host-identity/params.ts';
-import { paramsSchema as tunnelDatapathParams } from './tunnel-datapath/params.ts';
+import { tunnelDatapathParams } from './tunnel-datapath/params.ts';
 import { unmanagedPodsParams } from './unmanaged-pods/params.ts';
 
 /**

@@ -11,6 +11,7 @@ import { loadProblem } from './load-error.ts';
 
 /** A team's runbook and where it came from (a file, or a package name), for messages and bundling. */
 export interface TeamRunbook {
+  /** The runbook its module exports. */
   runbook: AnyRunbook;
   /** The config's entry: a path relative to the config file, or a package name. */
   spec: string;
@@ -20,9 +21,13 @@ export interface TeamRunbook {
 
 /** The runbooks one config can run: the built-in ones, then the team's, in the config's order. */
 export interface RunbookSet {
+  /** The built-in runbooks, then the team's. */
   runbooks: readonly AnyRunbook[];
+  /** The same, without their code: what admission and listing read. */
   catalog: readonly RunbookInfo[];
+  /** Their ids, in order: what routes and schedules may name. */
   ids: readonly string[];
+  /** The team's runbooks alone, with where each came from. */
   team: readonly TeamRunbook[];
   /** The Kubernetes reads the team's runbooks declare, for the RBAC. */
   permissions: readonly PermissionRule[];

@@ -60,6 +60,7 @@ export interface RunbookDefinition<Schema extends z.ZodType = z.ZodObject, S = R
    * @defaultValue none
    */
   readonly permissions?: readonly ReadPermission[];
+  /** Run in order; their ids unique. Inline, each step's `ctx` is typed from `params` and `state`. */
   readonly steps: readonly Step<z.output<Schema>, S>[];
 }
 

@@ -9,7 +9,7 @@ export interface FindingInput {
   readonly code: string;
   /** What the problem is at, e.g. `kube-system/kube-proxy` or a node name. */
   readonly target: string;
-  /** @defaultValue `warning` */
+  /** How much it matters. @defaultValue `warning` */
   readonly severity?: Severity;
   /** One line a person can act on. */
   readonly message: string;

@@ -5,7 +5,9 @@ export const RUNBOOK_ID = /^[a-z0-9][a-z0-9-]*$/;
 
 /** A Kubernetes read a team's runbook declares; `responder rbac` and the stack's RBAC include it. */
 export interface ReadPermission {
+  /** API groups, `''` for the core group, e.g. `['apps']`. */
   readonly apiGroups: string[];
+  /** Resources as RBAC names them, e.g. `['daemonsets']` (no subresources). */
   readonly resources: string[];
   /** get, list or watch: writes go through ctx.actuator. */
   readonly verbs: string[];
@@ -15,7 +17,7 @@ export interface ReadPermission {
    * Everywhere (the ClusterRole), or only in the Cilium agents' namespace (the Role).
    * @defaultValue `cluster`
    */
-  readonly scope?: PermissionRule['scope'];
+  readonly scope?: 'cluster' | 'cilium-namespace';
 }
 
 /** The rule RBAC gets for a declared read. */

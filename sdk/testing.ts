@@ -7,14 +7,19 @@
  */
 import { KubeConfig } from '@kubernetes/client-node';
 import { type Sim, startSim } from '../sim/index.ts';
-import type { ScenarioOptions } from '../sim/scenarios/index.ts';
 import { clusterAccess } from '../src/cluster/access.ts';
 import { runRunbook } from '../src/engine/run.ts';
 import type { Limits, Mode, Report, Runbook } from '../src/engine/types.ts';
-import { type ScenarioDefinition, scenariosByName } from './scenario.ts';
+import { type ClusterSettings, type ScenarioDefinition, scenariosByName } from './scenario.ts';
 
-export type { KubeProxyReplacement, ScenarioOptions, VxlanCause } from '../sim/scenarios/index.ts';
-export { defineScenario, type ScenarioDefinition } from './scenario.ts';
+// The SDK's types, which a run takes and returns (Runbook, Report, Mode, Limits...).
+export type * from './index.ts';
+export {
+  type ClusterSettings,
+  defineScenario,
+  type KubeProxyReplacement,
+  type ScenarioDefinition,
+} from './scenario.ts';
 
 /** What {@link startCluster} builds. */
 export interface ClusterOptions {
@@ -24,17 +29,17 @@ export interface ClusterOptions {
    * @defaultValue `['healthy']`
    */
   readonly scenarios?: readonly (string | ScenarioDefinition)[];
-  /** Options over every scenario's presets, e.g. `{ nodes: 6, ciliumVersion: '1.15.9' }`. */
-  readonly options?: ScenarioOptions;
+  /** Settings over every scenario's own, e.g. `{ nodes: 6, ciliumVersion: '1.15.9' }`. */
+  readonly options?: ClusterSettings;
 }
 
 /** What {@link TestCluster.run} takes. */
 export interface RunOptions {
-  /** @defaultValue `dry-run` */
+  /** How the run acts, as `responder run --mode` says. @defaultValue `dry-run` */
   readonly mode?: Mode;
   /** Raw params, validated by the runbook's schema as in production. */
   readonly params?: unknown;
-  /** @defaultValue the responder's defaults (10 evictions, 1 agent restart per run) */
+  /** The run's limits, over the defaults. @defaultValue the responder's defaults (10 evictions, 1 agent restart per run) */
   readonly limits?: Partial<Limits>;
 }
 
@@ -44,6 +49,7 @@ export interface TestCluster {
   readonly kubeconfig: string;
   /** Runs a runbook against this cluster and returns its report. */
   run<P, S>(runbook: Runbook<P, S>, options?: RunOptions): Promise<Report>;
+  /** Stops the simulator. */
   close(): Promise<void>;
 }
 

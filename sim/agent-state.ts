@@ -1,7 +1,8 @@
 /**
  * What a simulated Cilium agent "is" on its node: the facts its commands (cilium-dbg, bpftool,
  * iptables-save, cilium-health, coreutils) answer from. Scenarios set these; exec reads them.
- * Every output variant in docs/domain.md is reachable through one of these fields.
+ * Every output variant the runbooks must accept (CLI names, bpftool spellings, iptables backends
+ * and mark rules, cgroup mounts) is reachable through one of these fields.
  */
 
 /** Which agent CLI binaries the image ships (domain: `cilium-dbg`, older `cilium`, newer keep a symlink). */

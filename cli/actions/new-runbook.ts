@@ -7,27 +7,40 @@ import { RUNBOOK_ID } from '../../sdk/rules.ts';
 
 const title = (id: string) => id.replace(/-/g, ' ');
 
+/**
+ * The params' names, as the built-in runbooks name theirs: `kube-proxy-coexistence` →
+ * `kubeProxyCoexistenceParams` (the schema) and `KubeProxyCoexistenceParams` (its type).
+ */
+export function paramsNames(id: string): { schema: string; type: string } {
+  const words = id.split('-').filter(Boolean);
+  const camel = words.map((word, i) => (i === 0 ? word : word[0]?.toUpperCase() + word.slice(1))).join('');
+  // An identifier cannot start with a digit (`3tier` → `runbook3tierParams`).
+  const schema = `${/^[0-9]/.test(camel) ? `runbook${camel}` : camel}Params`;
+  return { schema, type: schema[0]?.toUpperCase() + schema.slice(1) };
+}
+
 function files(id: string): Record<string, string> {
+  const params = paramsNames(id);
   return {
     [`runbooks/${id}/params.ts`]: `import { z } from 'cilium-responder/sdk';
 
 // \`--set maxNotReady=1 --set nodes=a,b\` and Slack's \`maxNotReady=1\` are read as these types.
-export const params = z.object({
+export const ${params.schema} = z.object({
   maxNotReady: z.int().min(0).default(0).describe('agents that may be not ready before it reports them'),
   nodes: z.array(z.string()).optional().describe('only the agents on these nodes (default: every node)'),
 });
 
-export type Params = z.output<typeof params>;
+export type ${params.type} = z.output<typeof ${params.schema}>;
 `,
     [`runbooks/${id}/index.ts`]: `import { defineRunbook } from 'cilium-responder/sdk';
-import { params } from './params.ts';
+import { ${params.schema} } from './params.ts';
 import { check } from './steps/check.ts';
 
 export default defineRunbook({
   id: '${id}',
   title: '${title(id)}',
   summary: 'What it checks, and what it may do.',
-  params,
+  params: ${params.schema},
   // Alert names that start it (routes in responder.config.yaml may name it too).
   answers: [],
   // Kubernetes reads beyond the responder's own (get, list, watch); \`responder rbac\` includes them.
@@ -36,10 +49,10 @@ export default defineRunbook({
 });
 `,
     [`runbooks/${id}/steps/check.ts`]: `import { defineStep, evidence, finding, outcome, statusFor } from 'cilium-responder/sdk';
-import type { Params } from '../params.ts';
+import type { ${params.type} } from '../params.ts';
 
 /** Reads through ctx.kube and ctx.cilium; writes only through ctx.actuator. */
-export const check = defineStep<Params>({
+export const check = defineStep<${params.type}>({
   id: 'check',
   title: 'the check',
   run: async (ctx) => {

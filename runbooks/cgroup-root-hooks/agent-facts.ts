@@ -1,4 +1,4 @@
-import type { AgentPod, CiliumFacade, ExecResult } from '../../src/cluster/types.ts';
+import type { AgentPod, CiliumFacade, ExecResult } from '../../sdk/index.ts';
 import { LINK_COMMAND, parseLinkShow } from './cgroup-links.ts';
 import { CGROUP2_FS, parseCgroupNamespace, parseFsType, parseInode } from './cgroup-signals.ts';
 import { type CgroupTree, parseCgroupTree } from './cgroup-tree.ts';

@@ -1,6 +1,5 @@
 import type { z } from 'zod';
-import type { ExecResult } from '../../src/cluster/types.ts';
-import { firstIssue, issueLine } from '../../src/validation/issues.ts';
+import { type ExecResult, zodProblem } from '../../sdk/index.ts';
 
 /** What a command that exited non-zero said: its stderr, else the runtime's message, else the code. */
 export function failureText(result: ExecResult): string {
@@ -20,5 +19,5 @@ export function parseJsonOutput(output: string, command: string): unknown {
 export function validateOutput<T>(schema: z.ZodType<T>, value: unknown, command: string): T {
   const parsed = schema.safeParse(value);
   if (parsed.success) return parsed.data;
-  throw new Error(`${command} printed unexpected JSON: ${issueLine(firstIssue(parsed.error))}`);
+  throw new Error(`${command} printed unexpected JSON: ${zodProblem(parsed.error)}`);
 }

@@ -1,4 +1,4 @@
-import type { AgentPod } from '../../src/cluster/types.ts';
+import type { AgentPod } from '../../sdk/index.ts';
 
 /** Where Cilium pins its socket-LB cgroup links on the host (pkg/socketlb: one pin per program). */
 export const CGROUP_LINK_PINS = '/sys/fs/bpf/cilium/socketlb/links/cgroup';

@@ -1,6 +1,6 @@
 import * as z from 'zod';
 
 /** The runbook checks every agent; it takes no parameters. */
-export const params = z.strictObject({});
+export const cgroupRootHooksParams = z.strictObject({});
 
-export type Params = z.infer<typeof params>;
+export type CgroupRootHooksParams = z.infer<typeof cgroupRootHooksParams>;

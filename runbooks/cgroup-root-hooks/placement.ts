@@ -1,5 +1,4 @@
-import type { AgentPod } from '../../src/cluster/types.ts';
-import type { Evidence, Finding } from '../../src/engine/types.ts';
+import type { AgentPod, Evidence, Finding } from '../../sdk/index.ts';
 import type { CgroupLink } from './cgroup-links.ts';
 import { CGROUP2_FS, type CgroupNamespace, ROOT_CGROUP_INODE } from './cgroup-signals.ts';
 import type { CgroupTree, SocketHookPlacement } from './cgroup-tree.ts';

@@ -1,5 +1,4 @@
-import type { AgentPod, CiliumFacade } from '../../src/cluster/types.ts';
-import type { Evidence } from '../../src/engine/types.ts';
+import type { AgentPod, CiliumFacade, Evidence } from '../../sdk/index.ts';
 import { ciliumOutputLines, type HostMarkState, hostMarkState } from './host-mark.ts';
 import { parseIptablesSave } from './iptables-save.ts';
 

@@ -1,13 +1,13 @@
-import { type AgentResult, KubeError } from '../../src/cluster/types.ts';
-import { outcome } from '../../src/engine/outcome.ts';
-import type { Evidence, Finding, Outcome } from '../../src/engine/types.ts';
+import {
+  type AgentResult,
+  type Evidence,
+  errorCause,
+  type Finding,
+  type Outcome,
+  outcome,
+} from '../../sdk/index.ts';
 
 type Failed = Extract<AgentResult<unknown>, { ok: false }>;
-
-/** `forbidden: create pods/exec` for API errors (their detail names the pod), else the message. */
-function reasonOf(error: Error): string {
-  return error instanceof KubeError ? `${error.kind}: ${error.verb} ${error.resource}` : error.message;
-}
 
 /**
  * One line for agents a step could not check, grouped by reason so a missing permission reads
@@ -16,7 +16,7 @@ function reasonOf(error: Error): string {
 function summaryOf(failed: readonly Failed[], total: number): string {
   const byReason = new Map<string, string[]>();
   for (const { agent, error } of failed) {
-    const reason = reasonOf(error);
+    const reason = errorCause(error);
     byReason.set(reason, [...(byReason.get(reason) ?? []), agent.node]);
   }
   const reasons = [...byReason].map(([reason, nodes]) => {

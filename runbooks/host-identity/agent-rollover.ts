@@ -1,7 +1,11 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { AGENT_SELECTOR, agentCandidate } from '../../src/cluster/agent-pods.ts';
-import { type AgentPod, RESOURCES } from '../../src/cluster/types.ts';
-import type { StepContext } from '../../src/engine/types.ts';
+import {
+  AGENT_SELECTOR,
+  type AgentPod,
+  agentCandidate,
+  RESOURCES,
+  type StepContext,
+} from '../../sdk/index.ts';
 import { type HostMarkReading, readHostMark } from './agent-check.ts';
 
 const POLL_INTERVAL_MS = 2_000;

@@ -1,4 +1,4 @@
-import type { Finding } from '../../src/engine/types.ts';
+import type { Finding } from '../../sdk/index.ts';
 import type { MissingRule } from './shared-state.ts';
 
 export const IPTABLES_RULES_DISABLED = 'IPTABLES_RULES_DISABLED';

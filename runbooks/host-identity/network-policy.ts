@@ -1,5 +1,4 @@
-import { type LabelSelector, matchLabelSelectorObject } from '../../src/cluster/label-selector.ts';
-import type { KubeObject } from '../../src/cluster/types.ts';
+import { type KubeObject, type LabelSelector, matchLabelSelectorObject } from '../../sdk/index.ts';
 
 /** The parts of a NetworkPolicy that decide whether it can drop a probe to a pod. */
 export interface PolicyView {

@@ -1,5 +1,4 @@
-import { isPodReady } from '../../src/cluster/pod-ready.ts';
-import { type KubeObject, type KubeReader, RESOURCES } from '../../src/cluster/types.ts';
+import { isPodReady, type KubeObject, type KubeReader, RESOURCES } from '../../sdk/index.ts';
 import { policyView, restrictingPolicies } from './network-policy.ts';
 
 /** A pod failing its probes while a NetworkPolicy restricts who may reach it. */

@@ -1,7 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { isPodReady } from '../../src/cluster/pod-ready.ts';
-import { RESOURCES } from '../../src/cluster/types.ts';
-import type { StepContext } from '../../src/engine/types.ts';
+import { isPodReady, RESOURCES, type StepContext } from '../../sdk/index.ts';
 
 const POLL_INTERVAL_MS = 2_000;
 

@@ -1,5 +1,4 @@
-import type { AgentPod } from '../../src/cluster/types.ts';
-import type { StepContext } from '../../src/engine/types.ts';
+import type { AgentPod, StepContext } from '../../sdk/index.ts';
 import type { HostMarkState } from './host-mark.ts';
 import type { DroppedProbes } from './probes-recovered.ts';
 

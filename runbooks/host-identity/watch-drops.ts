@@ -1,4 +1,4 @@
-import type { AgentPod, CiliumFacade } from '../../src/cluster/types.ts';
+import type { AgentPod, CiliumFacade } from '../../sdk/index.ts';
 import { commandFailure } from './agent-check.ts';
 import { type Drop, parseDrops } from './drops.ts';
 

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { firstIssue, issueLine } from '../../src/validation/issues.ts';
+import { zodProblem } from '../../sdk/index.ts';
 
 /**
  * `cilium-health status -o json` (api/v1/health/models HealthStatusResponse), parsed. Each node is
@@ -78,7 +78,7 @@ export function parseCiliumHealth(output: string): HealthReport {
   }
   const parsed = response.safeParse(json);
   if (!parsed.success)
-    throw new HealthOutputError(`not a health status response (${issueLine(firstIssue(parsed.error))})`);
+    throw new HealthOutputError(`not a health status response (${zodProblem(parsed.error)})`);
   const localName = parsed.data.local?.name ?? undefined;
   const clusterPrefix = localName?.includes('/') ? `${localName.slice(0, localName.indexOf('/'))}/` : '';
   const shortName = (name: string) =>

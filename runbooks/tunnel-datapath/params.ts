@@ -1,6 +1,6 @@
 import * as z from 'zod';
 
 /** The runbook takes no parameters: the AWS side (account, region) comes with the cluster. */
-export const paramsSchema = z.strictObject({});
+export const tunnelDatapathParams = z.strictObject({});
 
-export type Params = z.infer<typeof paramsSchema>;
+export type TunnelDatapathParams = z.infer<typeof tunnelDatapathParams>;

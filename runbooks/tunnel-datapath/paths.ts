@@ -1,4 +1,4 @@
-import type { Evidence, Finding } from '../../src/engine/types.ts';
+import type { Evidence, Finding } from '../../sdk/index.ts';
 import type { HealthReport, PathHealth } from './health.ts';
 
 /**

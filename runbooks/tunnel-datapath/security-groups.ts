@@ -1,11 +1,11 @@
 import {
   allowsBetween,
+  type Finding,
   type IngressRule,
   type InstanceNetwork,
   type SecurityGroupRules,
   type Traffic,
-} from '../../src/aws/ec2.ts';
-import type { Finding } from '../../src/engine/types.ts';
+} from '../../sdk/index.ts';
 import { describeTunnel, type Routing } from './routing.ts';
 
 /**

@@ -1,5 +1,4 @@
-import { type PodFacts, podKey } from '../../src/engine/pod-facts.ts';
-import type { DoneAction, Finding, Mode } from '../../src/engine/types.ts';
+import { type DoneAction, type Finding, type Mode, type PodFacts, podKey } from '../../sdk/index.ts';
 import { explainHold } from './hold.ts';
 import type { UnmanagedPod } from './scan.ts';
 import { deletePodCommand, formatAge } from './wording.ts';

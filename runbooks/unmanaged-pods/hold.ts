@@ -1,5 +1,4 @@
-import { AGENT_NOT_READY_TAINT, type Hold } from '../../src/engine/exclusions.ts';
-import type { PodFacts } from '../../src/engine/pod-facts.ts';
+import { AGENT_NOT_READY_TAINT, type Hold, type PodFacts } from '../../sdk/index.ts';
 import { deletePodCommand } from './wording.ts';
 
 const AGENT_CAUSE = {

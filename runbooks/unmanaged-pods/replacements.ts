@@ -1,7 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { KubeError, RESOURCES } from '../../src/cluster/types.ts';
-import { type PodFacts, podFacts } from '../../src/engine/pod-facts.ts';
-import type { StepContext } from '../../src/engine/types.ts';
+import { isKubeError, type PodFacts, podFacts, RESOURCES, type StepContext } from '../../sdk/index.ts';
 import type { KeyLookup } from './key-set.ts';
 import type { UnmanagedPodsParams } from './params.ts';
 import type { UnmanagedPodsState } from './state.ts';
@@ -53,7 +51,7 @@ async function hasEndpoint(ctx: Ctx, pod: PodFacts): Promise<boolean> {
     const podOwner = endpoint.metadata.ownerReferences?.find((ref) => ref.kind === 'Pod');
     return !podOwner || podOwner.uid === pod.uid;
   } catch (error) {
-    if (error instanceof KubeError && error.kind === 'not-found') return false;
+    if (isKubeError(error, 'not-found')) return false;
     throw error;
   }
 }

@@ -1,13 +1,17 @@
-import { type KubeObject, RESOURCES } from '../../src/cluster/types.ts';
 import {
   AGENT_NOT_READY_TAINT,
   type AgentHealth,
+  ageSeconds,
   exclusions,
   type Hold,
   holdFor,
-} from '../../src/engine/exclusions.ts';
-import { ageSeconds, type PodFacts, podFacts, podKey } from '../../src/engine/pod-facts.ts';
-import type { StepContext } from '../../src/engine/types.ts';
+  type KubeObject,
+  type PodFacts,
+  podFacts,
+  podKey,
+  RESOURCES,
+  type StepContext,
+} from '../../sdk/index.ts';
 import { type KeyLookup, KeySet } from './key-set.ts';
 import type { UnmanagedPodsParams } from './params.ts';
 
@@ -41,7 +45,7 @@ export interface Scan {
 }
 
 /**
- * The operator's own test (domain.md): Running, not hostNetwork, not on its way out, and no
+ * The operator's own test (its unmanaged-pod watcher): Running, not hostNetwork, not on its way out, and no
  * CiliumEndpoint of the same namespace/name. Split by age against the grace period.
  */
 export function splitByAge(

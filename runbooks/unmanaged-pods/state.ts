@@ -1,4 +1,4 @@
-import type { DoneAction, StepContext } from '../../src/engine/types.ts';
+import type { DoneAction, StepContext } from '../../sdk/index.ts';
 import type { UnmanagedPodsParams } from './params.ts';
 import { type Scan, scanCluster, type UnmanagedPod } from './scan.ts';
 

@@ -1,6 +1,6 @@
-import { type LabelMatcher, parseLabelSelector } from '../../src/cluster/label-selector.ts';
+import { type LabelMatcher, parseLabelSelector } from '../../sdk/index.ts';
 
-/** cilium-config keys of the operator's own unmanaged-pod watcher (domain.md, incident 1). */
+/** cilium-config keys of the operator's own unmanaged-pod watcher (incident 1: runbooks/unmanaged-pods/README.md). */
 export const INTERVAL_KEY = 'unmanaged-pod-watcher-interval';
 export const SELECTOR_KEY = 'pod-restart-selector';
 /** What the operator uses when the keys are absent. */

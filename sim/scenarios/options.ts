@@ -6,7 +6,7 @@ export type KubeProxyReplacement = 'true' | 'false' | 'strict' | 'partial' | 'pr
 /** Why cross-node tunnel traffic dies (domain incident 3). */
 export type VxlanCause = 'udp-blocked' | 'health-port-blocked' | 'icmp-blocked';
 
-/** Every knob a scenario takes; each maps to a variant the runbooks must accept (docs/domain.md). */
+/** Every knob a scenario takes; each maps to a variant the runbooks must accept (sim/agent-state.ts). */
 export interface ScenarioOptions {
   /** Seed of every random choice (names, uids, ids, addresses). Default 1. */
   seed?: number;

@@ -9,37 +9,51 @@ import type { EC2Client, Instance, IpPermission } from '@aws-sdk/client-ec2';
 
 /** A node's address and security groups, as its primary network interface has them. */
 export interface InstanceNetwork {
+  /** e.g. `i-0abc...`. */
   instanceId: string;
+  /** The primary interface's private IPv4 address. */
   privateIp?: string;
+  /** The security groups on that interface. */
   groupIds: string[];
 }
 
+/** One inbound rule of a security group. */
 export interface IngressRule {
   /** `tcp`, `udp`, `icmp`, `-1` (everything), or another IANA name or number. */
   protocol: string;
   /** Port range for tcp/udp; ICMP type (from) and code (to) for icmp; -1 or absent means all. */
   fromPort?: number;
+  /** End of the port range (ICMP: the code). */
   toPort?: number;
+  /** Security groups the rule lets in. */
   sourceGroupIds: string[];
   /** IPv4 CIDR sources. Prefix-list and IPv6 sources are not read. */
   cidrs: string[];
 }
 
+/** A security group's inbound rules. */
 export interface SecurityGroupRules {
+  /** e.g. `sg-0abc...`. */
   groupId: string;
+  /** Its name, for messages. */
   groupName?: string;
+  /** Its inbound rules (IPv4 and security-group sources). */
   ingress: IngressRule[];
 }
 
 /** For icmp, `port` is the ICMP type (EC2 keeps it in FromPort), e.g. 8 for echo request. */
 export interface Traffic {
+  /** The IP protocol. */
   protocol: 'tcp' | 'udp' | 'icmp';
+  /** The destination port (ICMP: the type). */
   port: number;
 }
 
 /** The sending nodes: their security groups and addresses (for CIDR rules). */
 export interface TrafficSource {
+  /** Their security groups. */
   groupIds: readonly string[];
+  /** Their private IPv4 addresses. */
   addresses: readonly string[];
 }
 
@@ -53,8 +67,11 @@ const DENIED = new Set(['UnauthorizedOperation', 'AccessDenied', 'AccessDeniedEx
  * it has one) and its region. Runbooks get it from the cluster connection, never build a client.
  */
 export interface Ec2Reader {
+  /** The cluster's region. */
   readonly region: string;
+  /** DescribeInstances: each instance's primary interface (address, security groups). */
   instanceNetworks(instanceIds: readonly string[]): Promise<InstanceNetwork[]>;
+  /** DescribeSecurityGroups: each group's inbound rules. */
   securityGroups(groupIds: readonly string[]): Promise<SecurityGroupRules[]>;
 }
 
@@ -66,7 +83,16 @@ export function ec2Reader(ec2: EC2Client, region: string): Ec2Reader {
   };
 }
 
-/** `aws:///us-west-2a/i-0abc...` → `i-0abc...`; undefined for nodes that are not EC2 instances. */
+/**
+ * `aws:///us-west-2a/i-0abc...` → `i-0abc...`; undefined for nodes that are not EC2 instances.
+ *
+ * @example
+ * ```ts
+ * const nodes = await ctx.kube.list(RESOURCES.nodes, {
+ *   project: (node) => instanceIdFromProviderId((node.spec as { providerID?: string }).providerID),
+ * });
+ * ```
+ */
 export function instanceIdFromProviderId(providerID: string | undefined): string | undefined {
   return /^aws:\/\/\/[^/]*\/(i-[0-9a-f]+)$/.exec(providerID ?? '')?.[1];
 }
@@ -169,6 +195,12 @@ function ingressRule(permission: IpPermission): IngressRule {
  * Whether any of `groups` (the receiving node's security groups: EC2 allows what any of them
  * allows) lets `traffic` in from `source`: a rule naming one of the source's groups, or a CIDR
  * covering every source address.
+ *
+ * @example
+ * ```ts
+ * const groups = await ctx.aws.ec2.securityGroups(receiver.groupIds);
+ * const vxlan = allowsBetween(groups, { protocol: 'udp', port: 8472 }, { groupIds, addresses });
+ * ```
  */
 export function allowsBetween(
   groups: readonly SecurityGroupRules[],

@@ -1,7 +1,9 @@
 import { isPodReady } from './pod-ready.ts';
 import type { AgentPod, KubeObject } from './types.ts';
 
+/** The label selector of the Cilium agent pods (the DaemonSet's), in `ctx.cilium.namespace`. */
 export const AGENT_SELECTOR = 'k8s-app=cilium';
+/** The agent's container in those pods. */
 export const AGENT_CONTAINER = 'cilium-agent';
 
 /** The fields of a pod that say where an agent runs and whether it is ready. */
@@ -15,11 +17,27 @@ interface PodFields {
 
 /** Agent pod fields plus what picks between two pods on one node (a rollout in progress). */
 export interface AgentCandidate extends AgentPod {
+  /** Being deleted (a rollout or a restart in progress). */
   deleting: boolean;
+  /** The pod's creationTimestamp, ISO text. */
   createdAt: string;
 }
 
-/** An agent pod's projection, or undefined for a pod not yet scheduled to a node. */
+/**
+ * An agent pod's projection, or undefined for a pod not yet scheduled to a node: for listing the
+ * agents as they are now, e.g. to see a restarted agent's replacement come up.
+ *
+ * @example
+ * ```ts
+ * const onNode = await ctx.kube.list(RESOURCES.pods, {
+ *   namespace: ctx.cilium.namespace,
+ *   labelSelector: AGENT_SELECTOR,
+ *   fieldSelector: `spec.nodeName=${node}`,
+ *   project: agentCandidate,
+ * });
+ * const replacement = onNode.find((agent) => agent?.ready && agent.uid !== oldUid);
+ * ```
+ */
 export function agentCandidate(object: KubeObject): AgentCandidate | undefined {
   const pod = object as PodFields;
   const node = pod.spec?.nodeName;

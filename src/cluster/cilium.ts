@@ -32,8 +32,9 @@ function cachedUntilFailure<T>(load: () => Promise<T>): () => Promise<T> {
 
 /**
  * The Cilium agents of one cluster, reached through the Kube facade: the agent pods and config
- * (read once per access), commands in the cilium-agent container with fallbacks across the image
- * variants of docs/domain.md, and a bounded fan-out over all agents.
+ * (read once per access), commands in the cilium-agent container with fallbacks across agent images
+ * (`cilium-dbg` or the older `cilium`; iptables through the image's wrapper, nft or legacy), and a
+ * bounded fan-out over all agents.
  */
 export class KubeCiliumFacade implements CiliumFacade {
   readonly agents: () => Promise<AgentPod[]>;

@@ -4,6 +4,8 @@
  * matching as PodDisruptionBudgets and NetworkPolicies use it. Pure: callers decide what an invalid
  * selector means (the simulator answers 400; the responder reports a config error).
  */
+
+/** Whether labels match a selector: what {@link parseLabelSelector} returns. */
 export type LabelMatcher = (labels: Record<string, string> | undefined) => boolean;
 
 // ---------------------------------------------------------------------------------------------
@@ -432,7 +434,16 @@ function requirementMatches(requirement: Requirement, labels: Record<string, str
   }
 }
 
-/** labels.Parse; an empty selector matches everything. Invalid input throws SelectorSyntaxError. */
+/**
+ * A label selector in kubectl's text form, as Kubernetes' labels.Parse reads it; an empty
+ * selector matches everything. Invalid text throws, naming what is wrong.
+ *
+ * @example
+ * ```ts
+ * const matches = parseLabelSelector('k8s-app in (kube-dns, coredns),tier!=batch');
+ * matches({ 'k8s-app': 'kube-dns' }); // true
+ * ```
+ */
 export function parseLabelSelector(text: string): LabelMatcher {
   const requirements = new Parser(text).parse();
   return (labels) => requirements.every((requirement) => requirementMatches(requirement, labels ?? {}));
@@ -441,14 +452,21 @@ export function parseLabelSelector(text: string): LabelMatcher {
 // ---------------------------------------------------------------------------------------------
 // metav1.LabelSelector, as PDBs and NetworkPolicies carry it.
 
+/** One `matchExpressions` entry of a {@link LabelSelector}. */
 export interface LabelSelectorRequirement {
+  /** The label's key. */
   key: string;
+  /** `In`, `NotIn`, `Exists` or `DoesNotExist`. */
   operator: string;
+  /** For `In` and `NotIn`. */
   values?: string[];
 }
 
+/** A label selector as objects carry it (metav1.LabelSelector: PDBs, NetworkPolicies, Deployments). */
 export interface LabelSelector {
+  /** Labels that must have these values. */
   matchLabels?: Record<string, string>;
+  /** Requirements that must all hold. */
   matchExpressions?: LabelSelectorRequirement[];
 }
 
@@ -496,6 +514,13 @@ function selectorRequirements(selector: LabelSelector): Requirement[] | undefine
  * metav1.LabelSelectorAsSelector then Matches: a null selector matches nothing, an empty one
  * everything. A selector that fails conversion (unknown operator, invalid key or values) is one
  * the PDB and NetworkPolicy controllers skip, so it matches nothing.
+ *
+ * @example
+ * ```ts
+ * const policy = await ctx.kube.get(RESOURCES.networkpolicies, 'shop', 'web-ingress');
+ * const spec = policy.spec as { podSelector?: LabelSelector };
+ * const selectsPod = matchLabelSelectorObject(spec.podSelector, pod.labels);
+ * ```
  */
 export function matchLabelSelectorObject(
   selector: LabelSelector | null | undefined,

@@ -4,8 +4,11 @@
  * Role in the Cilium namespace. A test runs every runbook with a token limited to exactly these.
  */
 export interface PermissionRule {
+  /** API groups, `''` for the core group. */
   apiGroups: string[];
+  /** Resources (and subresources, e.g. `pods/eviction`) as RBAC names them. */
   resources: string[];
+  /** RBAC verbs, e.g. `get`, `list`. */
   verbs: string[];
   /** Only these objects (RBAC checks the name, so only verbs that name one: get, delete, ...). */
   resourceNames?: string[];

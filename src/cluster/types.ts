@@ -13,6 +13,7 @@ export type ClusterRef =
   | { kind: 'kubeconfig'; path?: string; context?: string; ciliumNamespace?: string; aws?: AwsSide }
   | { kind: 'sim'; kubeconfig: string; ciliumNamespace?: string };
 
+/** What kind of failure a Kubernetes API call met, from its HTTP status or its connection. */
 export type KubeErrorKind =
   | 'forbidden'
   | 'not-found'
@@ -26,12 +27,15 @@ export type KubeErrorKind =
 /** A failed API call, classified. `message` reads `forbidden: list pods` style, for reports. */
 export class KubeError extends Error {
   constructor(
+    /** What kind of failure; `isKubeError(error, 'not-found')` tests it. */
     readonly kind: KubeErrorKind,
     /** The RBAC verb and resource, e.g. `list` and `pods` or `create` and `pods/eviction`. */
     readonly verb: string,
+    /** The resource (and subresource) as RBAC names it, e.g. `pods/exec`. */
     readonly resource: string,
     /** The API server's own message (Status.message), when it gave one. */
     readonly detail: string,
+    /** The HTTP status, when the server answered. */
     readonly status?: number,
     /** Seconds the server asked us to wait (Retry-After), for throttled errors. */
     readonly retryAfterSeconds?: number,
@@ -51,11 +55,18 @@ export class KubeError extends Error {
 export interface ResourceRef {
   /** '' for the core group. */
   group: string;
+  /** The API version, e.g. `v1` or `v2`. */
   version: string;
+  /** As in the URL and in RBAC, e.g. `ciliumendpoints`. */
   plural: string;
+  /** Whether objects live in a namespace (pods) or cluster-wide (nodes). */
   namespaced: boolean;
 }
 
+/**
+ * The resources the responder reads, by name: `ctx.kube.get(RESOURCES.pods, 'shop', 'web-1')`.
+ * Its RBAC covers these; a team's runbook that reads others declares them in `permissions`.
+ */
 export const RESOURCES = {
   pods: { group: '', version: 'v1', plural: 'pods', namespaced: true },
   nodes: { group: '', version: 'v1', plural: 'nodes', namespaced: false },
@@ -73,27 +84,43 @@ export const RESOURCES = {
 
 /** Object metadata as the API returns it (the fields the responder reads). */
 export interface Metadata {
+  /** Unique in its namespace (or the cluster, for cluster-wide objects). */
   name: string;
+  /** Absent for cluster-wide objects. */
   namespace?: string;
+  /** Unique for the object's life: a pod recreated under the same name has a new one. */
   uid: string;
+  /** The server's version of the object, for optimistic concurrency. */
   resourceVersion?: string;
+  /** ISO time the object was created. */
   creationTimestamp?: string;
+  /** Key/value labels that selectors match. */
   labels?: Record<string, string>;
+  /** Key/value annotations (not selectable). */
   annotations?: Record<string, string>;
+  /** What owns it, e.g. a pod's ReplicaSet (`controller: true`). */
   ownerReferences?: { apiVersion: string; kind: string; name: string; uid: string; controller?: boolean }[];
 }
 
 /** A Kubernetes object as JSON; callers narrow it with their own projections. */
 export interface KubeObject {
+  /** e.g. `v1` or `apps/v1`. */
   apiVersion?: string;
+  /** e.g. `Pod`. */
   kind?: string;
+  /** Name, namespace, uid, labels... */
   metadata: Metadata;
+  /** The rest (spec, status, data), unchecked: read it through a projection of your own. */
   [key: string]: unknown;
 }
 
+/** What {@link KubeReader.list} lists, and how it keeps each object. */
 export interface ListOptions<T> {
+  /** Only this namespace. @defaultValue every namespace */
   namespace?: string;
+  /** A label selector as kubectl takes it, e.g. `k8s-app=cilium`. @defaultValue every object */
   labelSelector?: string;
+  /** A field selector, e.g. `spec.nodeName=ip-10-0-1-23`. @defaultValue every object */
   fieldSelector?: string;
   /** Page size (default 500). */
   pageSize?: number;
@@ -123,6 +150,7 @@ export type EvictionResult =
   | { outcome: 'gone' }
   | { outcome: 'uid-changed' };
 
+/** How long a command in a pod may take, and what stops it. */
 export interface ExecOptions {
   /** Time to get the WebSocket upgraded (default 5 s). */
   handshakeTimeoutMs?: number;
@@ -132,8 +160,11 @@ export interface ExecOptions {
   signal?: AbortSignal;
 }
 
+/** What a command in a pod printed, and how it exited. */
 export interface ExecResult {
+  /** Its standard output, whole. */
   stdout: Buffer;
+  /** Its standard error, whole. */
   stderr: Buffer;
   /** The exit code (from the status frame's ExitCode cause; 0 on Success). */
   exitCode: number;
@@ -145,9 +176,11 @@ export interface ExecResult {
 export interface KubeReader {
   /** A short name for messages and fingerprints (config name, or kubeconfig context). */
   readonly clusterName: string;
+  /** One object; a missing one throws a KubeError of kind `not-found`. */
   get(resource: ResourceRef, namespace: string | undefined, name: string): Promise<KubeObject>;
   /** A paged list, projected per item. */
   list<T = KubeObject>(resource: ResourceRef, options: ListOptions<T>): Promise<T[]>;
+  /** Runs a command in a pod's container (`pods/exec`); a non-zero exit is a result, not an error. */
   exec(
     namespace: string,
     pod: string,
@@ -166,28 +199,38 @@ export interface KubeFacade extends KubeReader {
 
 /** A Cilium agent pod, found by `k8s-app=cilium` in the Cilium namespace. */
 export interface AgentPod {
+  /** The pod's name, e.g. `cilium-x7k2p`. */
   name: string;
+  /** The Cilium namespace. */
   namespace: string;
+  /** The pod's uid: a restart checks it so it never deletes the agent's replacement. */
   uid: string;
+  /** The node it runs on. */
   node: string;
+  /** Whether the pod is Ready. */
   ready: boolean;
   /** `containerd://<64 hex>` of the cilium-agent container. */
   containerId?: string;
 }
 
+/** How {@link CiliumFacade.forEachAgent} goes through the agents. */
 export interface FanOutOptions {
   /** Agents at once (default 16). */
   concurrency?: number;
   /** After each agent: how many are done, of how many, and how many of those failed. */
   onProgress?: (done: number, total: number, failed: number) => void;
+  /** Stops starting agents when it aborts (pass `ctx.signal`). */
   signal?: AbortSignal;
 }
 
+/** One agent's result of a fan-out: its value, or the error it met (the others go on). */
 export type AgentResult<T> =
   | { agent: AgentPod; ok: true; value: T }
   | { agent: AgentPod; ok: false; error: Error };
 
+/** The Cilium agents of a cluster and their config, as a step reads them. */
 export interface CiliumFacade {
+  /** Where the agents run, e.g. `kube-system`. */
   readonly namespace: string;
   /** The agent pods, one per node (cached for the run). */
   agents(): Promise<AgentPod[]>;
@@ -222,5 +265,13 @@ export interface ClusterAccess {
   kube: KubeFacade;
   cilium: CiliumFacade;
   /** Set for clusters with an AWS side: the EC2 reads, with the cluster's credentials and region. */
-  aws?: { region: string; ec2: Ec2Reader };
+  aws?: AwsReads;
+}
+
+/** A cluster's AWS side as a step sees it: its region, and EC2 reads with its credentials. */
+export interface AwsReads {
+  /** e.g. `eu-west-1`. */
+  region: string;
+  /** DescribeInstances and DescribeSecurityGroups, with the cluster's credentials. */
+  ec2: Ec2Reader;
 }

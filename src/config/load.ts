@@ -13,10 +13,13 @@ export class ConfigError extends Error {
 
 /** A problem a check finds in a valid config, at the field it names. */
 export interface ConfigProblem {
+  /** Where in the config, e.g. `['routes', 0, 'runbook']`. */
   path: (string | number)[];
+  /** What is wrong, for the person editing the file. */
   message: string;
 }
 
+/** What a config is checked against beyond its schema. */
 export interface ParseOptions {
   /** Runbook ids routes and schedules may name (checked when given). */
   runbooks?: readonly string[];

@@ -193,6 +193,7 @@ const DeploySchema = z
   })
   .strict();
 
+/** The responder config's schema (responder.config.yaml), as `responder validate` checks it. */
 export const ConfigSchema = z
   .object({
     clusters: z.array(ClusterSchema).min(1),
@@ -278,4 +279,5 @@ export type DeployConfig = z.infer<typeof DeploySchema>;
 export function deployOf(config: ResponderConfig): DeployConfig {
   return config.deploy ?? DeploySchema.parse({});
 }
+/** A responder config, as its schema parsed it (defaults filled in). */
 export type ResponderConfig = z.infer<typeof ConfigSchema>;

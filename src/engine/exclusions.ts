@@ -3,6 +3,7 @@ import type { PodFacts } from './pod-facts.ts';
 
 /** The label the AWS VPC CNI DaemonSet always carries: its pods are never touched. */
 export const AWS_NODE_SELECTOR = 'k8s-app=aws-node';
+/** The taint Cilium keeps on a node until its agent is ready (pods scheduled before then go unmanaged). */
 export const AGENT_NOT_READY_TAINT = 'node.cilium.io/agent-not-ready';
 
 /**
@@ -24,12 +25,25 @@ export interface AgentHealth {
   tainted: ReadonlySet<string>;
 }
 
+/** A label selector whose pods the responder never touches, parsed. */
 export interface Exclusion {
+  /** As configured, e.g. `app=payments`. */
   selector: string;
+  /** Whether a pod's labels match it. */
   matches: LabelMatcher;
 }
 
-/** aws-node's selector and the configured ones, parsed once; a bad one is a config error that names it. */
+/**
+ * aws-node's selector and the configured ones, parsed once; a bad one is a config error that names it.
+ * With {@link holdFor}, a runbook says up front which pods the actuator will leave alone, and why.
+ *
+ * @example
+ * ```ts
+ * const excluded = exclusions(ctx.limits.excludeSelectors);
+ * const hold = holdFor(pod, agents, excluded);
+ * if (hold) ctx.log.info(`leaving ${podKey(pod)} alone`, { hold: hold.kind });
+ * ```
+ */
 export function exclusions(excludeSelectors: readonly string[]): Exclusion[] {
   return [AWS_NODE_SELECTOR, ...excludeSelectors].map((selector) => {
     try {
@@ -41,7 +55,15 @@ export function exclusions(excludeSelectors: readonly string[]): Exclusion[] {
   });
 }
 
-/** The first rule that keeps the responder's hands off this pod, or undefined when it may be restarted. */
+/**
+ * The first rule that keeps the responder's hands off this pod, or undefined when it may be
+ * restarted: the same rules the actuator enforces on every eviction.
+ *
+ * @example
+ * ```ts
+ * const restartable = pods.filter((pod) => holdFor(pod, agents, exclusions(ctx.limits.excludeSelectors)) === undefined);
+ * ```
+ */
 export function holdFor(
   pod: PodFacts,
   agents: AgentHealth,

@@ -12,7 +12,14 @@ export interface DeletionCheck {
 /**
  * Whether the pod with this uid was deleted: gone, replaced by a pod of the same name, or
  * terminating means the deletion happened; the same pod still there, not terminating, means it
- * did not.
+ * did not. For a verifying step after an eviction or restart whose outcome is `unconfirmed`.
+ *
+ * @example
+ * ```ts
+ * const lost = ctx.state.done.filter((action) => action.outcome === 'unconfirmed');
+ * const checks = await Promise.all(lost.map((action) => checkDeletion(ctx.kube, podOf(action))));
+ * return outcome('pass', `${checksSummary(checks, 'eviction')}replacements managed`);
+ * ```
  */
 export async function checkDeletion(
   kube: Pick<KubeReader, 'get'>,
@@ -32,7 +39,15 @@ export async function checkDeletion(
   }
 }
 
-/** `2 unconfirmed evictions: 1 happened, 1 did not; ` for a step's summary, empty without any. */
+/**
+ * `2 unconfirmed evictions: 1 happened, 1 did not; ` for a step's summary, empty without any.
+ *
+ * @example
+ * ```ts
+ * checksSummary([{ happened: true, seen: 'the pod is gone' }], 'eviction');
+ * // '1 unconfirmed eviction: 1 happened, 0 did not; '
+ * ```
+ */
 export function checksSummary(checks: readonly DeletionCheck[], noun: string): string {
   if (checks.length === 0) return '';
   const happened = checks.filter((check) => check.happened === true).length;

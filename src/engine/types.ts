@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import type { PermissionRule } from '../cluster/permissions.ts';
-import type { CiliumFacade, ClusterAccess, KubeReader } from '../cluster/types.ts';
+import type { AwsReads, CiliumFacade, KubeReader } from '../cluster/types.ts';
 
 /**
  * The runbook engine's vocabulary. A runbook is a list of steps; a step looks at the cluster (and
@@ -10,10 +10,16 @@ import type { CiliumFacade, ClusterAccess, KubeReader } from '../cluster/types.t
 /** `dry-run` plans only; `auto` acts within limits; `approve` stops before the first write step. */
 export type Mode = 'dry-run' | 'auto' | 'approve';
 
+/** How much a finding matters: `critical` pages, `warning` is worth a look, `info` is context. */
 export type Severity = 'info' | 'warning' | 'critical';
 
+/** How a step came out; `skip` when its `when` said it does not apply, `error` when it could not finish. */
 export type StepStatus = 'pass' | 'warn' | 'fail' | 'skip' | 'error';
 
+/**
+ * A run in one word: nothing wrong (`healthy`), fixed by its writes (`remediated`), a plan waits for a
+ * person (`needs-approval`), problems left (`degraded`), or a step could not finish (`failed`).
+ */
 export type Verdict = 'healthy' | 'remediated' | 'needs-approval' | 'degraded' | 'failed';
 
 /**
@@ -21,8 +27,11 @@ export type Verdict = 'healthy' | 'remediated' | 'needs-approval' | 'degraded' |
  * never from free text), e.g. `UNMANAGED_POD` at `shop/web-1`.
  */
 export interface Finding {
+  /** Upper snake case, stable across runs, e.g. `UNMANAGED_POD`. */
   code: string;
+  /** What the problem is at, e.g. `shop/web-1` or a node name. */
   target: string;
+  /** How much it matters. */
   severity: Severity;
   /** One line a person can act on. */
   message: string;
@@ -36,6 +45,7 @@ export interface Finding {
 export interface Evidence {
   /** Where it came from, e.g. `ip-10-0-1-23: stat -c %i /run/cilium/cgroupv2`. */
   source: string;
+  /** What it showed, as printed or counted. */
   text: string;
 }
 
@@ -45,6 +55,7 @@ export interface PlannedAction {
   action: string;
   /** e.g. `shop/web-1` or a node name. */
   target: string;
+  /** Why, in a report's words, e.g. `no CiliumEndpoint for 5m`. */
   reason: string;
   /** uid precondition the write will carry. */
   uid?: string;
@@ -59,27 +70,39 @@ export type ActionOutcome = 'done' | 'planned' | 'blocked' | 'skipped' | 'failed
 
 /** What happened to a planned action. `detail` says why when not done. */
 export interface DoneAction {
+  /** As planned, e.g. `evict-pod`. */
   action: string;
+  /** As planned, e.g. `shop/web-1`. */
   target: string;
+  /** How it came out. */
   outcome: ActionOutcome;
+  /** Why it was not done, e.g. `blocked: a PodDisruptionBudget allows no disruption`. */
   detail?: string;
 }
 
 /** A problem an earlier step found that this step saw gone after the run's writes. */
 export interface Cleared {
+  /** The code of the finding that is gone. */
   code: string;
+  /** Its target. */
   target: string;
   /** What shows it gone, e.g. `Ready again: its probes pass`. */
   how: string;
 }
 
+/** What a step returns; build it with `outcome(status, summary, { findings, evidence, ... })`. */
 export interface Outcome {
+  /** How the step came out; the run's verdict is built from the steps' statuses. */
   status: StepStatus;
   /** One line, e.g. `3 unmanaged pods on 2 nodes`. */
   summary: string;
+  /** The problems it found. */
   findings: Finding[];
+  /** What it saw, for a person checking its reasoning. */
   evidence: Evidence[];
+  /** The writes it wants: in `dry-run` and `approve` they stay a plan. */
   plan: PlannedAction[];
+  /** The writes it made through the actuator, and how each came out. */
   done: DoneAction[];
   /** Symptoms earlier steps found that are gone now; only a step after a write can say so. */
   cleared?: Cleared[];
@@ -95,6 +118,7 @@ export interface WriteJournal {
   landed(done: DoneAction): Promise<void>;
 }
 
+/** What a run may do, from the config's `limits` (the same for every runbook). */
 export interface Limits {
   /** Most pod evictions in one run. */
   maxEvictionsPerRun: number;
@@ -118,9 +142,13 @@ export const DEFAULT_LIMITS: Limits = {
 
 /** A pod the actuator may evict, as the step saw it. */
 export interface PodTarget {
+  /** The pod's namespace. */
   namespace: string;
+  /** The pod's name. */
   name: string;
+  /** The eviction carries it as a precondition: a new pod of the same name is never evicted. */
   uid: string;
+  /** Where it runs: the actuator leaves pods on a node whose agent is not ready alone. */
   node: string;
 }
 
@@ -130,6 +158,7 @@ export interface PodTarget {
  * (through the Eviction API) and uid preconditions, and records every decision.
  */
 export interface Actuator {
+  /** Evicts a pod through the Eviction API (PodDisruptionBudgets hold), within the run's cap. */
   evictPod(target: PodTarget, reason: string): Promise<DoneAction>;
   /** Deletes a Cilium agent pod (its DaemonSet replaces it); only in `auto` with an approved plan. */
   restartAgent(node: string, reason: string): Promise<DoneAction>;
@@ -143,26 +172,39 @@ export interface Brake {
   refund?(cluster: string): Promise<void>;
 }
 
+/** Structured logs of a run (CloudWatch in AWS, stderr for the CLI); `data` is logged as fields. */
 export interface Logger {
+  /** What a person following the run wants to see. */
   info(message: string, data?: Record<string, unknown>): void;
+  /** Something odd that did not stop the step. */
   warn(message: string, data?: Record<string, unknown>): void;
+  /** Something that went wrong, beside the step's own `error` outcome. */
   error(message: string, data?: Record<string, unknown>): void;
 }
 
+/** What a step's `when` and `run` see: the cluster through read-only facades, and the actuator for every write. */
 export interface StepContext<P = Record<string, unknown>, S = Record<string, never>> {
+  /** The cluster's name, as the config names it. */
   cluster: string;
   /** Reads only: every write goes through `actuator`, which alone holds the writing facade. */
   kube: KubeReader;
+  /** The Cilium agents (list, exec, iptables) and cilium-config. */
   cilium: CiliumFacade;
   /** Set when the cluster has an AWS side: its region, and the EC2 reads with its credentials. */
-  aws?: ClusterAccess['aws'];
+  aws?: AwsReads;
+  /** How the run was asked to act; the actuator enforces it, so a step rarely needs to look. */
   mode: Mode;
+  /** The run's limits, e.g. `gracePeriodSeconds` for how old a pod must be. */
   limits: Limits;
+  /** The runbook's params, parsed by its schema. */
   params: P;
+  /** The only way to write. */
   actuator: Actuator;
   /** Aborts when the run's deadline passes. */
   signal: AbortSignal;
+  /** The run's clock (a test may set it). */
   now(): Date;
+  /** The run's log, with its run id and step. */
   log: Logger;
   /** What the steps of one run hand each other (what a check found, for the act step), typed by the runbook. */
   state: S;
@@ -173,8 +215,11 @@ export interface StepContext<P = Record<string, unknown>, S = Record<string, nev
   progress(done: number, total: number, label: string, endsAt?: number): void;
 }
 
+/** One check or action of a runbook; write it with `defineStep`. */
 export interface Step<P = Record<string, unknown>, S = Record<string, never>> {
+  /** Stable, unique in its runbook, e.g. `find-unmanaged`. */
   id: string;
+  /** One line for the report. */
   title: string;
   /** Write steps run only in `auto`; in `approve` the run stops before the first one. */
   writes: boolean;
@@ -184,20 +229,27 @@ export interface Step<P = Record<string, unknown>, S = Record<string, never>> {
    * does not apply as skipped with that reason, without running it.
    */
   when?(ctx: StepContext<P, S>): Promise<string | undefined>;
+  /** Looks, maybe acts through `ctx.actuator`, and says what it found. */
   run(ctx: StepContext<P, S>): Promise<Outcome>;
 }
 
+/** A runbook as the engine runs it; write it with `defineRunbook`, which fills in the defaults. */
 export interface Runbook<P = Record<string, unknown>, S = Record<string, never>> {
+  /** Lowercase letters, digits and dashes; unique among all runbooks. */
   id: string;
+  /** A few words for lists and Slack. */
   title: string;
+  /** One sentence: what it checks and what it may do. */
   summary: string;
   /** Path of the runbook's doc, relative to the project root (`runbooks/<id>/README.md`). */
   doc: string;
+  /** Validates the params before anything runs; steps see its output as `ctx.params`. */
   params: z.ZodType<P>;
   /** Alert names this runbook answers (for routing). */
   answers: string[];
   /** The state a run starts with (fresh for every run). */
   newState(): S;
+  /** Run in order. */
   steps: Step<P, S>[];
   /** Kubernetes reads beyond the responder's own rules (a team's runbook declares them); RBAC includes them. */
   permissions?: readonly PermissionRule[];
@@ -205,7 +257,9 @@ export interface Runbook<P = Record<string, unknown>, S = Record<string, never>>
 
 /** What a runbook is, without its code: what listing and checking names need. */
 export interface RunbookInfo {
+  /** The runbook's id. */
   id: string;
+  /** The runbook's title. */
   title: string;
   /** Whether any step writes to the cluster (so applying it needs an approver in Slack). */
   writes: boolean;
@@ -216,26 +270,41 @@ export interface RunbookInfo {
 /** Any runbook, its types forgotten: what a registry holds; the engine validates params on each run. */
 export type AnyRunbook = Runbook<unknown, unknown>;
 
+/** One step's outcome in a report. */
 export interface StepReport extends Outcome {
+  /** The step's id. */
   id: string;
+  /** The step's title. */
   title: string;
+  /** How long it ran. */
   durationMs: number;
 }
 
 /** A param a run was asked with, and who set it (`config`, `route`, or the person). */
 export interface ParamSetting {
+  /** The param's key, e.g. `gracePeriodSeconds`. */
   key: string;
+  /** Its value, as the schema parsed it. */
   value: unknown;
+  /** Who set it: `config`, `route`, or the person. */
   by: string;
 }
 
+/** What a run returns: its verdict and each step's outcome, as `responder run -o json` prints it. */
 export interface Report {
+  /** Unique per run (a UUID). */
   runId: string;
+  /** The runbook's id. */
   runbook: string;
+  /** The cluster's name. */
   cluster: string;
+  /** How it was asked to act. */
   mode: Mode;
+  /** The run in one word. */
   verdict: Verdict;
+  /** In the order they ran, skipped ones included. */
   steps: StepReport[];
+  /** ISO times and the run's length. */
   timings: { startedAt: string; finishedAt: string; durationMs: number };
   /** The params it ran with, and who set each: shown beside a plan waiting for approval. */
   params?: ParamSetting[];

@@ -95,8 +95,12 @@ describe('responder new runbook', () => {
       expect(existsSync(join(dir, 'runbooks/kube-proxy-coexistence', file))).toBe(true);
     const test = readFileSync(join(dir, 'test/kube-proxy-coexistence.test.ts'), 'utf8');
     expect(test).toContain("from 'cilium-responder/testing'");
-    expect(readFileSync(join(dir, 'runbooks/kube-proxy-coexistence/index.ts'), 'utf8')).toContain(
-      "id: 'kube-proxy-coexistence'",
+    const index = readFileSync(join(dir, 'runbooks/kube-proxy-coexistence/index.ts'), 'utf8');
+    expect(index).toContain("id: 'kube-proxy-coexistence'");
+    // Params named as the built-in runbooks name theirs.
+    expect(index).toContain('params: kubeProxyCoexistenceParams,');
+    expect(readFileSync(join(dir, 'runbooks/kube-proxy-coexistence/params.ts'), 'utf8')).toContain(
+      'export type KubeProxyCoexistenceParams = z.output<typeof kubeProxyCoexistenceParams>;',
     );
     const again = await runCli(['new', 'runbook', 'kube-proxy-coexistence', '--dir', dir]);
     expect(again.output).toMatch(/not overwriting .*runbooks\/kube-proxy-coexistence\/index\.ts/);

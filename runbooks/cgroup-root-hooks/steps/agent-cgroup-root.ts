@@ -1,9 +1,17 @@
-import { type AgentPod, type AgentResult, type CiliumFacade, KubeError } from '../../../src/cluster/types.ts';
-import { outcome, statusFor } from '../../../src/engine/outcome.ts';
-import { agentsLabel } from '../../../src/engine/progress.ts';
-import type { Evidence, Finding, Step } from '../../../src/engine/types.ts';
+import {
+  type AgentPod,
+  type AgentResult,
+  agentsLabel,
+  type CiliumFacade,
+  defineStep,
+  type Evidence,
+  errorCause,
+  type Finding,
+  outcome,
+  statusFor,
+} from '../../../sdk/index.ts';
 import { readAgentFacts } from '../agent-facts.ts';
-import type { Params } from '../params.ts';
+import type { CgroupRootHooksParams } from '../params.ts';
 import { type AgentCgroupFacts, judgePlacement, placementEvidence } from '../placement.ts';
 import { type CgroupRootState, socketLbDecision } from './socket-lb.ts';
 
@@ -30,11 +38,6 @@ async function judgeAgent(cilium: CiliumFacade, agent: AgentPod, root: string): 
   return { node: agent.node, findings: judgePlacement(facts), evidence: placementEvidence(facts) };
 }
 
-/** The error without per-pod detail, so 5,000 agents failing alike read as one cause. */
-function causeOf(error: Error): string {
-  return error instanceof KubeError ? `${error.kind}: ${error.verb} ${error.resource}` : error.message;
-}
-
 /** Node names for a one-line summary: a few, then how many more. */
 function fewOf(nodes: readonly string[]): string {
   return nodes.length > 3 ? `${nodes.slice(0, 3).join(', ')} and ${nodes.length - 3} more` : nodes.join(', ');
@@ -43,7 +46,7 @@ function fewOf(nodes: readonly string[]): string {
 function failureEvidence(failures: readonly Failure[]): Evidence[] {
   const byCause = new Map<string, Failure[]>();
   for (const failure of failures) {
-    const cause = causeOf(failure.error);
+    const cause = errorCause(failure.error);
     byCause.set(cause, [...(byCause.get(cause) ?? []), failure]);
   }
   return [...byCause.values()].map((alike) => {
@@ -64,7 +67,7 @@ function failureFinding(failure: Failure): Finding {
 }
 
 /** Step 2: per agent, is its cgroup root the host's (inode 1), and do Cilium's socket hooks sit on it? */
-export const agentCgroupRootStep: Step<Params, CgroupRootState> = {
+export const agentCgroupRootStep = defineStep<CgroupRootHooksParams, CgroupRootState>({
   id: 'agent-cgroup-root',
   title: "Socket-LB hooks on each agent's host cgroup root",
   writes: false,
@@ -86,7 +89,7 @@ export const agentCgroupRootStep: Step<Params, CgroupRootState> = {
     const failures = results.filter((result): result is Failure => !result.ok);
     const checked = results.flatMap((result) => (result.ok ? [result.value] : []));
     if (checked.length === 0) {
-      const causes = [...new Set(failures.map((failure) => causeOf(failure.error)))].join('; ');
+      const causes = [...new Set(failures.map((failure) => errorCause(failure.error)))].join('; ');
       return outcome('error', `no agent could be checked (${failures.length} failed): ${causes}`, {
         evidence: failureEvidence(failures),
       });
@@ -109,4 +112,4 @@ export const agentCgroupRootStep: Step<Params, CgroupRootState> = {
     const status = misplaced.length === 0 && failures.length > 0 ? 'warn' : statusFor(findings);
     return outcome(status, summary, { findings, evidence });
   },
-};
+});

@@ -1,8 +1,6 @@
-import type { AgentPod, CiliumFacade } from '../../../src/cluster/types.ts';
-import { outcome } from '../../../src/engine/outcome.ts';
-import type { Evidence, Step } from '../../../src/engine/types.ts';
+import { type AgentPod, type CiliumFacade, defineStep, type Evidence, outcome } from '../../../sdk/index.ts';
 import { failureText } from '../command-output.ts';
-import type { Params } from '../params.ts';
+import type { CgroupRootHooksParams } from '../params.ts';
 import { parseSocketLbStatus, socketLbFromConfig } from '../socket-lb.ts';
 
 /** What the `socket-lb` step decided, for the steps after it. */
@@ -76,7 +74,7 @@ export function decideSocketLb(
 }
 
 /** Step 1: socket LB is what the broken mount breaks; without it there is nothing to check. */
-export const socketLbStep: Step<Params, CgroupRootState> = {
+export const socketLbStep = defineStep<CgroupRootHooksParams, CgroupRootState>({
   id: 'socket-lb',
   title: 'Is socket LB on?',
   writes: false,
@@ -99,4 +97,4 @@ export const socketLbStep: Step<Params, CgroupRootState> = {
       : `socket LB is off (${decision.because}): the socket hooks are not in use, nothing to check`;
     return outcome('pass', summary, { evidence });
   },
-};
+});

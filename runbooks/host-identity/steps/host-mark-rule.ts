@@ -1,6 +1,11 @@
-import { outcome, statusFor } from '../../../src/engine/outcome.ts';
-import { agentsLabel } from '../../../src/engine/progress.ts';
-import type { Evidence, Finding, Step } from '../../../src/engine/types.ts';
+import {
+  agentsLabel,
+  defineStep,
+  type Evidence,
+  type Finding,
+  outcome,
+  statusFor,
+} from '../../../sdk/index.ts';
 import { readHostMark } from '../agent-check.ts';
 import { agentFailureOutcome } from '../agent-errors.ts';
 import { hostMarkFinding } from '../findings.ts';
@@ -11,7 +16,7 @@ import { facts, type HostIdentityFacts } from '../shared-state.ts';
 const EVIDENCE_NODES = 10;
 
 /** Every agent's filter table: does CILIUM_OUTPUT mark host traffic, and does OUTPUT feed it? */
-export const hostMarkRule: Step<HostIdentityParams, HostIdentityFacts> = {
+export const hostMarkRule = defineStep<HostIdentityParams, HostIdentityFacts>({
   id: 'host-mark-rule',
   title: 'Each agent marks host traffic (CILIUM_OUTPUT host mark rule)',
   writes: false,
@@ -44,4 +49,4 @@ export const hostMarkRule: Step<HostIdentityParams, HostIdentityFacts> = {
         : `host mark rule missing on ${findings.length} of ${results.length} nodes`;
     return outcome(statusFor(findings), summary, { findings, evidence });
   },
-};
+});

@@ -1,5 +1,4 @@
-import { outcome, statusFor } from '../../../src/engine/outcome.ts';
-import type { Finding, Step } from '../../../src/engine/types.ts';
+import { defineStep, type Finding, outcome, statusFor } from '../../../sdk/index.ts';
 import { ENABLE_RULES_FIX, IPTABLES_RULES_DISABLED } from '../findings.ts';
 import type { HostIdentityParams } from '../params.ts';
 import { facts, type HostIdentityFacts } from '../shared-state.ts';
@@ -7,7 +6,7 @@ import { facts, type HostIdentityFacts } from '../shared-state.ts';
 const KEY = 'install-iptables-rules';
 
 /** cilium-config `install-iptables-rules`: "false" leaves host traffic unmarked on every node. */
-export const iptablesConfig: Step<HostIdentityParams, HostIdentityFacts> = {
+export const iptablesConfig = defineStep<HostIdentityParams, HostIdentityFacts>({
   id: 'iptables-config',
   title: 'Cilium installs its iptables rules',
   writes: false,
@@ -36,4 +35,4 @@ export const iptablesConfig: Step<HostIdentityParams, HostIdentityFacts> = {
       ],
     });
   },
-};
+});

@@ -1,6 +1,14 @@
-import { type AgentPod, type KubeObject, type KubeReader, RESOURCES } from '../../../src/cluster/types.ts';
-import { outcome, statusFor } from '../../../src/engine/outcome.ts';
-import type { Evidence, Finding, Step } from '../../../src/engine/types.ts';
+import {
+  type AgentPod,
+  defineStep,
+  type Evidence,
+  type Finding,
+  type KubeObject,
+  type KubeReader,
+  outcome,
+  RESOURCES,
+  statusFor,
+} from '../../../sdk/index.ts';
 import { agentFailureOutcome } from '../agent-errors.ts';
 import { type Drop, worldPolicyDropsTo } from '../drops.ts';
 import { POLICY_DENIED_FROM_HOST, POLICY_DENIED_FROM_WORLD } from '../findings.ts';
@@ -60,7 +68,7 @@ async function nodeAddresses(kube: KubeReader): Promise<Set<string>> {
  * drops their agents see: the incident's symptom, tied to its cause. Only agents on nodes with
  * such pods are watched, each for `monitorSeconds`.
  */
-export const policyDrops: Step<HostIdentityParams, HostIdentityFacts> = {
+export const policyDrops = defineStep<HostIdentityParams, HostIdentityFacts>({
   id: 'policy-drops',
   title: 'Probes to policy-selected pods dropped as world',
   writes: false,
@@ -123,4 +131,4 @@ export const policyDrops: Step<HostIdentityParams, HostIdentityFacts> = {
     const summary = `${findings.length} of ${pods.length} probe-failing pods dropped as world`;
     return outcome(statusFor(findings), summary, { findings, evidence });
   },
-};
+});

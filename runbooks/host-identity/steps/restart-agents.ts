@@ -1,5 +1,4 @@
-import { outcome } from '../../../src/engine/outcome.ts';
-import type { DoneAction, PlannedAction, Step } from '../../../src/engine/types.ts';
+import { type DoneAction, defineStep, outcome, type PlannedAction } from '../../../sdk/index.ts';
 import type { HostIdentityParams } from '../params.ts';
 import { facts, type HostIdentityFacts } from '../shared-state.ts';
 
@@ -27,7 +26,7 @@ function summaryOf(done: readonly DoneAction[]): { status: 'pass' | 'warn' | 'fa
  * restart changes nothing, so nothing is planned. Restarts go through the actuator, which acts
  * only on approved plans and within the per-run cap.
  */
-export const restartAgents: Step<HostIdentityParams, HostIdentityFacts> = {
+export const restartAgents = defineStep<HostIdentityParams, HostIdentityFacts>({
   id: 'restart-agents',
   title: 'Restart agents so they install the host mark rule',
   writes: true,
@@ -54,4 +53,4 @@ export const restartAgents: Step<HostIdentityParams, HostIdentityFacts> = {
     const { status, summary } = summaryOf(done);
     return outcome(status, summary, { plan, done });
   },
-};
+});

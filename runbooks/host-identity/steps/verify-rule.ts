@@ -1,6 +1,15 @@
-import { outcome, statusFor } from '../../../src/engine/outcome.ts';
-import { checkDeletion, checksSummary, type DeletionCheck } from '../../../src/engine/pod-deletion.ts';
-import type { Cleared, Evidence, Finding, Step } from '../../../src/engine/types.ts';
+import {
+  type Cleared,
+  checkDeletion,
+  checksSummary,
+  type DeletionCheck,
+  defineStep,
+  type Evidence,
+  type Finding,
+  outcome,
+  type StepContext,
+  statusFor,
+} from '../../../sdk/index.ts';
 import { awaitHostMark } from '../agent-rollover.ts';
 import { hostMarkFinding, POLICY_DENIED_FROM_HOST } from '../findings.ts';
 import type { HostIdentityParams } from '../params.ts';
@@ -12,7 +21,7 @@ import { facts, type HostIdentityFacts, type MissingRule } from '../shared-state
  * terminating), asked of the cluster: by node.
  */
 async function checkUnconfirmed(
-  ctx: Parameters<Step<HostIdentityParams, HostIdentityFacts>['run']>[0],
+  ctx: StepContext<HostIdentityParams, HostIdentityFacts>,
 ): Promise<Map<string, DeletionCheck>> {
   const known = facts(ctx);
   const lost = known.missing.filter(({ agent }) => known.unconfirmed.has(agent.node));
@@ -30,7 +39,7 @@ async function checkUnconfirmed(
  * nodes that have the rule back, the pods whose probes were dropped are watched until Ready
  * again, within the same wait: those are cleared, the rest stay open.
  */
-export const verifyRule: Step<HostIdentityParams, HostIdentityFacts> = {
+export const verifyRule = defineStep<HostIdentityParams, HostIdentityFacts>({
   id: 'verify-rule',
   title: 'Host mark rule present after the restarts',
   writes: false,
@@ -119,6 +128,6 @@ export const verifyRule: Step<HostIdentityParams, HostIdentityFacts> = {
       { findings, evidence, cleared },
     );
   },
-};
+});
 
 const podName = (pod: { namespace: string; name: string }) => `${pod.namespace}/${pod.name}`;

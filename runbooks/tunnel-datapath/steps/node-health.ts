@@ -1,10 +1,16 @@
-import { AGENT_CONTAINER } from '../../../src/cluster/agent-pods.ts';
-import type { AgentPod, AgentResult } from '../../../src/cluster/types.ts';
-import { outcome } from '../../../src/engine/outcome.ts';
-import { agentsLabel } from '../../../src/engine/progress.ts';
-import type { Evidence, Outcome, Step, StepContext } from '../../../src/engine/types.ts';
+import {
+  AGENT_CONTAINER,
+  type AgentPod,
+  type AgentResult,
+  agentsLabel,
+  defineStep,
+  type Evidence,
+  type Outcome,
+  outcome,
+  type StepContext,
+} from '../../../sdk/index.ts';
 import { type HealthReport, parseCiliumHealth } from '../health.ts';
-import type { Params } from '../params.ts';
+import type { TunnelDatapathParams } from '../params.ts';
 import { type FailedPath, judgeReport, pathEvidence, pathFinding } from '../paths.ts';
 import { describeTunnel } from '../routing.ts';
 import { notApplicable, readRouting } from './routing-config.ts';
@@ -28,7 +34,7 @@ interface AgentView {
 }
 
 async function agentView(
-  ctx: StepContext<Params>,
+  ctx: StepContext<TunnelDatapathParams>,
   agent: AgentPod,
   peers: ReadonlyMap<string, boolean>,
 ): Promise<AgentView> {
@@ -40,7 +46,7 @@ async function agentView(
   return { paths, missing: probedAny ? missing : [], probedAny };
 }
 
-async function healthReport(ctx: StepContext<Params>, agent: AgentPod): Promise<HealthReport> {
+async function healthReport(ctx: StepContext<TunnelDatapathParams>, agent: AgentPod): Promise<HealthReport> {
   const result = await ctx.cilium.exec(agent, HEALTH_STATUS);
   if (result.exitCode !== 0) {
     const why = result.stderr.toString('utf8').trim() || result.message || 'no output';
@@ -182,7 +188,7 @@ function outcomeOf(judged: Judged, tunnel: string, notReady: readonly string[], 
  * judged by its ICMP answer only (its health endpoint may be down, which says nothing about the
  * tunnel); its own view is not read.
  */
-export const nodeHealthStep: Step<Params> = {
+export const nodeHealthStep = defineStep<TunnelDatapathParams>({
   id: 'node-to-node-health',
   title: 'cilium-health node-to-node probes',
   writes: false,
@@ -202,4 +208,4 @@ export const nodeHealthStep: Step<Params> = {
     );
     return outcomeOf(judge(results), describeTunnel(routing), notReady, agents.length - notReady.length);
   },
-};
+});

@@ -1,10 +1,9 @@
-import { outcome } from '../../../src/engine/outcome.ts';
-import type { Outcome, Step, StepContext } from '../../../src/engine/types.ts';
-import type { Params } from '../params.ts';
+import { defineStep, type Outcome, outcome, type StepContext } from '../../../sdk/index.ts';
+import type { TunnelDatapathParams } from '../params.ts';
 import { describeTunnel, parseRouting, ROUTING_KEYS, type Routing } from '../routing.ts';
 
 /** The routing every step works from; the facade reads cilium-config once per run. */
-export async function readRouting(ctx: StepContext<Params>): Promise<Routing> {
+export async function readRouting(ctx: StepContext<TunnelDatapathParams>): Promise<Routing> {
   return parseRouting(await ctx.cilium.config());
 }
 
@@ -13,7 +12,7 @@ export function notApplicable(routing: Extract<Routing, { mode: 'native' }>): Ou
   return outcome('skip', `not applicable: native routing (${routing.reason})`);
 }
 
-export const routingConfigStep: Step<Params> = {
+export const routingConfigStep = defineStep<TunnelDatapathParams>({
   id: 'routing-config',
   title: 'Routing and tunnel settings',
   writes: false,
@@ -34,4 +33,4 @@ export const routingConfigStep: Step<Params> = {
     }
     return outcome('pass', `tunnel routing over ${describeTunnel(routing)}`, { evidence });
   },
-};
+});

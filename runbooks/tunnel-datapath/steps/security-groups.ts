@@ -1,8 +1,14 @@
-import { instanceIdFromProviderId, type SecurityGroupRules } from '../../../src/aws/ec2.ts';
-import { type KubeObject, RESOURCES } from '../../../src/cluster/types.ts';
-import { outcome, statusFor } from '../../../src/engine/outcome.ts';
-import type { Evidence, Step } from '../../../src/engine/types.ts';
-import type { Params } from '../params.ts';
+import {
+  defineStep,
+  type Evidence,
+  instanceIdFromProviderId,
+  type KubeObject,
+  outcome,
+  RESOURCES,
+  type SecurityGroupRules,
+  statusFor,
+} from '../../../sdk/index.ts';
+import type { TunnelDatapathParams } from '../params.ts';
 import { blockedFinding, blockedIngress, describeRule, nodeTraffic } from '../security-groups.ts';
 import { notApplicable, readRouting } from './routing-config.ts';
 
@@ -23,7 +29,7 @@ function ruleEvidence(group: SecurityGroupRules): Evidence {
  * The node security groups, read from EC2 through the cluster's connection (its account and
  * region), when the cluster has an AWS side: an EKS cluster, or `aws` on a kubeconfig cluster.
  */
-export const securityGroupsStep: Step<Params> = {
+export const securityGroupsStep = defineStep<TunnelDatapathParams>({
   id: 'security-groups',
   title: 'Node security groups allow the tunnel',
   writes: false,
@@ -64,4 +70,4 @@ export const securityGroupsStep: Step<Params> = {
         : `${groups.length} node security groups allow the tunnel port, 4240/tcp and ICMP between nodes`;
     return outcome(statusFor(findings), summary, { findings, evidence });
   },
-};
+});

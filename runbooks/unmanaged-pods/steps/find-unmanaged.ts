@@ -1,6 +1,4 @@
-import { outcome, statusFor } from '../../../src/engine/outcome.ts';
-import { podKey } from '../../../src/engine/pod-facts.ts';
-import type { Evidence, Step } from '../../../src/engine/types.ts';
+import { defineStep, type Evidence, outcome, podKey, statusFor } from '../../../sdk/index.ts';
 import { holdExplanation, restartExplanation, unmanagedPodFinding } from '../findings.ts';
 import type { UnmanagedPodsParams } from '../params.ts';
 import type { Scan } from '../scan.ts';
@@ -26,7 +24,7 @@ function scanEvidence(scan: Scan): Evidence[] {
 }
 
 /** Step 2: Running pods on the pod network, older than the grace period, without a CiliumEndpoint. */
-export const findUnmanaged: Step<UnmanagedPodsParams, UnmanagedPodsState> = {
+export const findUnmanaged = defineStep<UnmanagedPodsParams, UnmanagedPodsState>({
   id: 'find-unmanaged',
   title: 'Pods Cilium does not manage',
   writes: false,
@@ -47,4 +45,4 @@ export const findUnmanaged: Step<UnmanagedPodsParams, UnmanagedPodsState> = {
     const summary = `${count(unmanaged.length, 'unmanaged pod')} on ${count(nodes, 'node')}: ${unmanaged.length - held} to restart, ${held} left alone`;
     return outcome(statusFor(findings), summary, { findings, evidence });
   },
-};
+});

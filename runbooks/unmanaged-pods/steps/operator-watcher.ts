@@ -1,6 +1,4 @@
-import { outcome } from '../../../src/engine/outcome.ts';
-import { podKey } from '../../../src/engine/pod-facts.ts';
-import type { Evidence, Finding, Step } from '../../../src/engine/types.ts';
+import { defineStep, type Evidence, type Finding, outcome, podKey } from '../../../sdk/index.ts';
 import { CODES } from '../findings.ts';
 import type { UnmanagedPodsParams } from '../params.ts';
 import type { UnmanagedPod } from '../scan.ts';
@@ -83,7 +81,7 @@ function coverageText(
  * finds? It shares the run's one pod scan with the later steps; if the scan fails, this step
  * still reports the settings and leaves the error to `find-unmanaged`, where it belongs.
  */
-export const operatorWatcher: Step<UnmanagedPodsParams, UnmanagedPodsState> = {
+export const operatorWatcher = defineStep<UnmanagedPodsParams, UnmanagedPodsState>({
   id: 'operator-watcher',
   title: "Cilium operator's unmanaged-pod watcher",
   writes: false,
@@ -115,4 +113,4 @@ export const operatorWatcher: Step<UnmanagedPodsParams, UnmanagedPodsState> = {
     const warns = findings.some((finding) => finding.severity !== 'info');
     return outcome(warns ? 'warn' : 'pass', summary, { findings, evidence });
   },
-};
+});

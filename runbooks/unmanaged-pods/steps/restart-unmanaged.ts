@@ -1,6 +1,12 @@
-import { outcome } from '../../../src/engine/outcome.ts';
-import { podKey } from '../../../src/engine/pod-facts.ts';
-import type { ActionOutcome, Finding, Mode, PlannedAction, Step } from '../../../src/engine/types.ts';
+import {
+  type ActionOutcome,
+  defineStep,
+  type Finding,
+  type Mode,
+  outcome,
+  type PlannedAction,
+  podKey,
+} from '../../../sdk/index.ts';
 import { evictedExplanation, resultExplanation, unmanagedPodFinding } from '../findings.ts';
 import type { UnmanagedPodsParams } from '../params.ts';
 import type { UnmanagedPod } from '../scan.ts';
@@ -32,7 +38,7 @@ function tally(restarts: readonly Restart[], mode: Mode): string {
  * (mode, exclusions, cap, brake, PodDisruptionBudgets, uid precondition). Its replacement comes
  * up with a CiliumEndpoint, because the node's agent is ready.
  */
-export const restartUnmanaged: Step<UnmanagedPodsParams, UnmanagedPodsState> = {
+export const restartUnmanaged = defineStep<UnmanagedPodsParams, UnmanagedPodsState>({
   id: 'restart-unmanaged',
   title: 'Restart unmanaged pods (eviction)',
   writes: true,
@@ -80,4 +86,4 @@ export const restartUnmanaged: Step<UnmanagedPodsParams, UnmanagedPodsState> = {
     const settled = done.every((action) => action.outcome === 'done' || action.outcome === 'planned');
     return outcome(settled ? 'pass' : 'warn', tally(restarts, ctx.mode), { plan, done, findings });
   },
-};
+});

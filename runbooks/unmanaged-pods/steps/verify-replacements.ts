@@ -1,7 +1,16 @@
-import { outcome, statusFor } from '../../../src/engine/outcome.ts';
-import { checkDeletion, checksSummary, type DeletionCheck } from '../../../src/engine/pod-deletion.ts';
-import { podKey } from '../../../src/engine/pod-facts.ts';
-import type { Evidence, Finding, Mode, Step } from '../../../src/engine/types.ts';
+import {
+  checkDeletion,
+  checksSummary,
+  type DeletionCheck,
+  defineStep,
+  type Evidence,
+  type Finding,
+  type Mode,
+  outcome,
+  podKey,
+  type StepContext,
+  statusFor,
+} from '../../../sdk/index.ts';
 import {
   type Explanation,
   evictionUncheckedFinding,
@@ -61,7 +70,7 @@ function remainingExplanation(
 
 /** What the cluster says of each eviction whose answer was lost, and the report's words for it. */
 async function checkUnconfirmed(
-  ctx: Parameters<Step<UnmanagedPodsParams, UnmanagedPodsState>['run']>[0],
+  ctx: StepContext<UnmanagedPodsParams, UnmanagedPodsState>,
   restarts: readonly Restart[],
 ): Promise<{ checks: Unconfirmed[]; evidence: Evidence[]; summary: string }> {
   const lost = restarts.filter(({ result }) => result.outcome === 'unconfirmed');
@@ -81,7 +90,7 @@ async function checkUnconfirmed(
  * CiliumEndpoint, then looks again and reports every pod still unmanaged with the reason it is.
  * In dry-run nothing changed, so `find-unmanaged` already says what remains.
  */
-export const verifyReplacements: Step<UnmanagedPodsParams, UnmanagedPodsState> = {
+export const verifyReplacements = defineStep<UnmanagedPodsParams, UnmanagedPodsState>({
   id: 'verify-replacements',
   title: 'Replacements are managed; what remains',
   writes: false,
@@ -126,4 +135,4 @@ export const verifyReplacements: Step<UnmanagedPodsParams, UnmanagedPodsState> =
       evidence: unconfirmed.evidence,
     });
   },
-};
+});

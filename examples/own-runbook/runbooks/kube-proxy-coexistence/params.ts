@@ -1,6 +1,6 @@
 import { z } from 'cilium-responder/sdk';
 
-export const params = z.object({
+export const kubeProxyCoexistenceParams = z.object({
   // The descriptions are what `responder run kube-proxy-coexistence --help` prints.
   namespace: z
     .string()
@@ -10,4 +10,4 @@ export const params = z.object({
   daemonSet: z.string().min(1).default('kube-proxy').describe("the kube-proxy DaemonSet's name"),
 });
 
-export type Params = z.output<typeof params>;
+export type KubeProxyCoexistenceParams = z.output<typeof kubeProxyCoexistenceParams>;

@@ -1,5 +1,5 @@
 import { defineStep, evidence, finding, isKubeError, outcome, RESOURCES } from 'cilium-responder/sdk';
-import type { Params } from '../params.ts';
+import type { KubeProxyCoexistenceParams } from '../params.ts';
 import { replacesKubeProxy } from '../replacement.ts';
 
 interface DaemonSetStatus {
@@ -11,7 +11,7 @@ interface DaemonSetStatus {
  * Both kube-proxy and Cilium program service rules when kube-proxy is still running beside the
  * replacement: kube-proxy's iptables rules keep answering for services Cilium has moved on from.
  */
-export const kubeProxyRunning = defineStep<Params>({
+export const kubeProxyRunning = defineStep<KubeProxyCoexistenceParams>({
   id: 'kube-proxy-running',
   title: 'kube-proxy still running',
   when: async (ctx) =>

@@ -1,9 +1,9 @@
 import { defineStep, evidence, outcome } from 'cilium-responder/sdk';
-import type { Params } from '../params.ts';
+import type { KubeProxyCoexistenceParams } from '../params.ts';
 import { replacesKubeProxy } from '../replacement.ts';
 
 /** What Cilium is configured to do about kube-proxy's job. */
-export const replacementMode = defineStep<Params>({
+export const replacementMode = defineStep<KubeProxyCoexistenceParams>({
   id: 'replacement-mode',
   title: "Cilium's kube-proxy replacement",
   run: async (ctx) => {
