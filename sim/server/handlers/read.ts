@@ -6,12 +6,12 @@ import { decodeContinue, encodeContinue } from '../continue-token.ts';
 import { sendJson, sendList } from '../respond.ts';
 import { parseFieldSelector, parseLabelSelector } from '../selectors.ts';
 import {
-  negotiate,
   parseIncludeObject,
   toPartialObjectMetadata,
   toPartialObjectMetadataList,
   toTable,
-} from '../tables.ts';
+} from '../tables/convert.ts';
+import { negotiate } from '../tables/negotiate.ts';
 
 /** The label and field selectors of a list or watch, as one predicate. */
 export function selectorFilter(

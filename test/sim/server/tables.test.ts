@@ -7,14 +7,14 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { KubeObject } from '../../../sim/objects.ts';
+import { humanDuration } from '../../../sim/server/tables/cells.ts';
 import {
-  humanDuration,
-  negotiate,
   parseIncludeObject,
   toPartialObjectMetadata,
   toPartialObjectMetadataList,
   toTable,
-} from '../../../sim/server/tables.ts';
+} from '../../../sim/server/tables/convert.ts';
+import { negotiate } from '../../../sim/server/tables/negotiate.ts';
 import { ApiError } from '../../../sim/status.ts';
 
 const NOW = new Date('2026-03-01T12:00:00Z');
