@@ -1,5 +1,6 @@
 import { bundlesBench } from './bundles.ts';
 import { cliStartupBench } from './cli-startup.ts';
+import { consoleRunsBench } from './console-runs.ts';
 import { eventPlaneBench } from './event-plane.ts';
 import type { Figures } from './figures.ts';
 import { runbookScaleBench } from './runbook-scale.ts';
@@ -31,6 +32,7 @@ export function benchSections(sizes: readonly number[] = CLUSTER_SIZES): Record<
     'unmanaged scan at 12,000 nodes x 50 pods': () => scanAtScaleBench(12_000, 50),
     'event plane': eventPlaneBench,
     'alert storms': stormBench,
+    'console runs list': consoleRunsBench,
     'CLI startup': cliStartupBench,
     'Lambda bundles': bundlesBench,
   };
