@@ -119,7 +119,12 @@ describe('a chat post that fails after its retries', () => {
     expect(posts).toHaveLength(3);
     expect(posts[2]?.params.text).toMatch(/unmanaged-pods/);
     const record = await store.runs.get(job.id);
-    expect(record).toMatchObject({ status: 'done', posted: true });
+    // Where the report went, so the console links to its Slack thread.
+    expect(record).toMatchObject({
+      status: 'done',
+      posted: true,
+      thread: { channel: expect.stringMatching(/^C\w+$/), ts: expect.stringMatching(/^\d+\.\d+$/) },
+    });
     expect(evictions(record?.actions ?? []).length).toBeGreaterThan(0);
   });
 });
