@@ -231,6 +231,13 @@ describe('routeTrigger: CloudWatch', () => {
     ]);
   });
 
+  it('skips an alarm without a ClusterName dimension on a route without a cluster, saying how to fix it', () => {
+    const result = routeTrigger(alarmTrigger('cilium-node-connectivity-down', {}), context());
+    expect(result.skipped).toEqual([
+      "cilium-node-connectivity-down: no cluster (set the route's cluster or a ClusterName dimension on the alarm)",
+    ]);
+  });
+
   describe('an alarm whose ClusterName is the EKS cluster name', () => {
     const eksConfig = () =>
       testConfig({
