@@ -79,6 +79,9 @@ export function synthRehearsal(configText: string) {
       else if (name === 'TABLE_NAME') local[name] = table;
       else if (name === 'QUEUE_URL') local[name] = `${standIns.aws}/111122223333/jobs`;
       else if (name === 'DEAD_LETTER_QUEUE_URL') local[name] = `${standIns.aws}/111122223333/dead-letters`;
+      // The stack's Function URL, as the worker's console links name it.
+      else if (name === 'RESPONDER_CONSOLE_URL')
+        local[name] = 'https://rehearsal.lambda-url.eu-west-1.on.aws/';
       else if (name === 'SECRETS_ID' || name === 'OPERATOR_SECRET_ID')
         local[name] = secretArn((value as { Ref: string }).Ref);
       else throw new Error(`${id}: no local value for ${name}`);
