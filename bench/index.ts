@@ -10,6 +10,7 @@ import {
   resultsFile,
   thisMachine,
 } from './results-file.ts';
+import { RESULTS_PAGE, resultsPage } from './results-page.ts';
 import { benchSections } from './sections.ts';
 import { CLUSTER_SIZES, NODES_OVERRIDE, ROUNDS } from './sizes.ts';
 
@@ -17,7 +18,7 @@ import { CLUSTER_SIZES, NODES_OVERRIDE, ROUNDS } from './sizes.ts';
  * `npm run bench`: every section of bench/sections.ts, each figure a median of at least five runs
  * with its spread, printed and written beside its limit. Only a whole run at the bench's own sizes
  * writes bench/results.json, and it writes the file whole: the machine, the load at the start and
- * the end, and this run's sections alone. BENCH_ONLY=<part of a name> (some sections) or
+ * the end, and this run's sections alone, with docs/bench-results.md, the page the docs quote. BENCH_ONLY=<part of a name> (some sections) or
  * BENCH_NODES=<n> (the worker at another size) is a development run: it writes
  * bench/results.subset.json (not kept in git) and leaves results.json alone.
  */
@@ -72,8 +73,9 @@ const file = resultsFile({
   results,
 });
 writeFileSync(output, `${JSON.stringify(file, null, 2)}\n`);
+if (whole) writeFileSync(RESULTS_PAGE, resultsPage(file));
 process.stdout.write(
-  `\nload average at the end ${file.load.atEnd.join(' ')}; bench/${whole ? 'results.json' : 'results.subset.json (a development run)'} written; ${
+  `\nload average at the end ${file.load.atEnd.join(' ')}; ${whole ? 'bench/results.json and docs/bench-results.md' : 'bench/results.subset.json (a development run)'} written; ${
     file.overLimit === 0 ? 'every figure within its limit' : `${file.overLimit} over the limit`
   }\n`,
 );
