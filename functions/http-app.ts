@@ -42,6 +42,8 @@ export interface HttpAppDeps {
   onTooLarge?: (refused: { path: string; limit: number }) => void;
   /** The web console under /ui (functions/console/); without it, /ui answers 503. */
   console?: ConsoleOptions;
+  /** Told the origin of each request: the http function's own URL, where its Slack messages link the console. */
+  servedAt?: (origin: string) => void;
 }
 
 /** A Function URL carries at most 6 MB (6 MiB) of request. */
@@ -147,6 +149,13 @@ export function createHttpApp(deps: HttpAppDeps): Hono<Env> {
   });
 
   app.get('/healthz', (c) => c.json({ ok: true }));
+
+  const { servedAt } = deps;
+  if (servedAt)
+    app.use('*', async (c, next) => {
+      servedAt(new URL(c.req.url).origin);
+      await next();
+    });
 
   if (deps.console) app.route('/ui', createConsole(responder, deps.console));
   else app.all('/ui/*', (c) => fail(c, 503, 'the web console is not configured on this server'));

@@ -23,6 +23,7 @@ export const handler = handle(
     app: runtime.app,
     secrets: runtime.secrets,
     console: awsConsole(runtime.secrets, runtime.env.slackOidcIssuer),
+    servedAt: runtime.consoleUrl.servedAt,
     secretNames: {
       slackSigningSecret: `slackSigningSecret in ${source.slackSigningSecret}`,
       alertmanagerToken: `alertmanagerToken in ${source.alertmanagerToken}`,

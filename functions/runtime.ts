@@ -6,7 +6,7 @@ import { SQSClient } from '@aws-sdk/client-sqs';
 import { catalogWithTeam, TEAM_CATALOG_ENV } from '../runbooks/team-catalog.ts';
 import { type App, createApp } from '../src/app/app.ts';
 import { type AppPorts, DEFAULT_CHANNEL } from '../src/app/ports.ts';
-import { CONSOLE_URL_ENV } from '../src/chat/console-link.ts';
+import { CONSOLE_URL_ENV, consoleUrlSource } from '../src/chat/console-link.ts';
 import { unconfiguredChat } from '../src/chat/unconfigured.ts';
 import { loadConfig } from '../src/config/load.ts';
 import { sqsQueue } from '../src/queue/sqs.ts';
@@ -60,6 +60,8 @@ export interface LambdaRuntime {
   /** Where each secret field lives, to name it in an answer that lacks it. */
   secretSources: Record<SecretField, string>;
   sqs: SQSClient;
+  /** Where reports link to the console; the http function tells it the origin it is served at. */
+  consoleUrl: ReturnType<typeof consoleUrlSource>;
   app: App;
 }
 
@@ -92,6 +94,7 @@ export async function lambdaRuntime(
     );
   const store = dynamoStore({ client: new DynamoDBClient({}), table: env.table });
   const sqs = new SQSClient({});
+  const consoleUrl = consoleUrlSource(env.consoleUrl);
   const slack = { ...(env.slackApiUrl ? { slackApiUrl: env.slackApiUrl } : {}) };
   const logger: AppPorts['log'] = {
     info: (message, data) => log.info(message, { ...data }),
@@ -111,7 +114,7 @@ export async function lambdaRuntime(
           token: secrets.slackBotToken,
           threads: store.threads,
           ...slack,
-          ...(env.consoleUrl ? { consoleUrl: env.consoleUrl } : {}),
+          consoleUrl: consoleUrl.url,
         })
       : unconfiguredChat(
           `Slack is not configured: slackBotToken is empty in ${secretSources.slackBotToken}`,
@@ -125,7 +128,7 @@ export async function lambdaRuntime(
     newId: randomUUID,
     log: logger,
   };
-  return { env, secrets, secretSources, sqs, app: createApp(ports) };
+  return { env, secrets, secretSources, sqs, consoleUrl, app: createApp(ports) };
 }
 
 const FIELDS: readonly SecretField[] = [

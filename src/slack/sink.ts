@@ -29,8 +29,8 @@ export interface SlackSinkOptions {
   retryConfig?: RetryOptions;
   /** Per request. */
   timeoutMs?: number;
-  /** The web console's URL: each report ends with its run's page there. */
-  consoleUrl?: string;
+  /** The web console's URL, when known: each report ends with its run's page there. */
+  consoleUrl?: () => string | undefined;
 }
 
 /** Errors that mean the thread's root message is gone: post a new root instead. */
@@ -116,7 +116,7 @@ export function slackSink(options: SlackSinkOptions): ChatSink {
   return {
     async postReport(report, target) {
       const summary = summarize(report, SLACK_WORDS);
-      const message = reportBlocks(report, summary, consoleRunLink(options.consoleUrl, report.runId));
+      const message = reportBlocks(report, summary, consoleRunLink(options.consoleUrl?.(), report.runId));
       const active = await threads.get(target.threadKey);
       const decision = threadFor(summary, active);
       if (active && decision.kind === 'update' && (await update(active, message))) {
@@ -134,7 +134,7 @@ export function slackSink(options: SlackSinkOptions): ChatSink {
     },
 
     async settleApproval(message, report, outcome) {
-      const link = report && consoleRunLink(options.consoleUrl, report.runId);
+      const link = report && consoleRunLink(options.consoleUrl?.(), report.runId);
       const rest = report
         ? reportBlocks(report, undefined, link).blocks.filter((block) => block.type !== 'actions')
         : [];

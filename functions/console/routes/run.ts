@@ -9,6 +9,7 @@ import { deliveryKey } from '../../../src/triggers/delivery-key.ts';
 import type { Trigger } from '../../../src/triggers/types.ts';
 import { fromConsoleForm } from '../form-guard.ts';
 import { RunPage } from '../pages/run.tsx';
+import { runLink } from '../pages/runs.tsx';
 import type { ConsoleEnv, Session } from '../session.ts';
 
 export interface RunRoutesOptions {
@@ -34,7 +35,7 @@ export function runRoutes(ui: Hono<ConsoleEnv>, responder: App, options: RunRout
     waitsForApproval(record) &&
     (isLocal(session) || (await isApprover(config, session.userId, record.runbook, directory)));
 
-  async function render(c: Context<ConsoleEnv>, record: RunRecord, notice?: string) {
+  async function render(c: Context<ConsoleEnv>, record: RunRecord, notice?: string, status: 200 | 403 = 200) {
     const session = c.get('session');
     const threadLink = record.thread ? await chat.permalink?.(record.thread) : undefined;
     return c.html(
@@ -46,6 +47,7 @@ export function runRoutes(ui: Hono<ConsoleEnv>, responder: App, options: RunRout
         mayDecide: await mayDecide(session, record),
         ...(notice ? { notice } : {}),
       }),
+      status,
     );
   }
 
@@ -88,6 +90,11 @@ export function runRoutes(ui: Hono<ConsoleEnv>, responder: App, options: RunRout
       approval: { runId: record.runId, decision, approved: decision === 'approve' ? record.plan : [] },
     };
     const answer = await answerApprovalClick(trigger, responder, { chat, runs: store.runs });
-    return render(c, (await store.runs.get(record.runId)) ?? record, answer);
+    const after = (await store.runs.get(record.runId)) ?? record;
+    // Post/Redirect/Get: the run's page shows the decision from the store, and a reload posts nothing.
+    if (!record.decision && after.decision?.by === session.userId)
+      return c.redirect(runLink(record.runId), 303);
+    // Refused (not an approver, expired, already decided): nothing changed, so nothing to re-post.
+    return render(c, after, answer, 403);
   });
 }

@@ -2,6 +2,7 @@ import { localSignIn } from '../../../functions/console/local-sign-in.ts';
 import { type SignInMethod, startSession } from '../../../functions/console/session.ts';
 import { createHttpApp } from '../../../functions/http-app.ts';
 import { RUNBOOK_CATALOG } from '../../../runbooks/catalog.ts';
+import type { ChatSink } from '../../../src/chat/types.ts';
 import type { DispatchContext } from '../../../src/routing/dispatch.ts';
 import { memoryStore } from '../../../src/store/index.ts';
 import type { StateStore } from '../../../src/store/types.ts';
@@ -35,7 +36,15 @@ const anyoneSignIn: SignInMethod = {
  * The HTTP app with the console on it, as the stack serves it (Secure cookies on https), the memory
  * store and a settable clock; `signIn(user)` gives a session cookie for anyone.
  */
-export function consoleUnderTest(options: { secure?: boolean; secret?: string } = {}) {
+export function consoleUnderTest(
+  options: {
+    secure?: boolean;
+    secret?: string;
+    /** The app's chat (default: a console sink); `servedAt` is told each request's origin, as in Lambda. */
+    chat?: ChatSink;
+    servedAt?: (origin: string) => void;
+  } = {},
+) {
   const store: StateStore = memoryStore();
   const clock = testClock(new Date('2026-11-21T10:00:00Z'));
   const local = localSignIn({ userId: 'local:dev', name: 'dev' });
@@ -48,6 +57,7 @@ export function consoleUnderTest(options: { secure?: boolean; secret?: string } 
     runbookInfo: RUNBOOK_CATALOG,
     now: clock.now,
     newId: () => 'job-1',
+    ...(options.chat ? { chat: options.chat } : {}),
   };
   const responder = appOf(dispatch);
   const http = createHttpApp({
@@ -61,6 +71,7 @@ export function consoleUnderTest(options: { secure?: boolean; secret?: string } 
       session: { secret: options.secret ?? CONSOLE_SECRET, secure: options.secure ?? true },
       signIn: [local.method, anyoneSignIn],
     },
+    ...(options.servedAt ? { servedAt: options.servedAt } : {}),
   });
   const get = (path: string, headers: Record<string, string> = {}) =>
     http.request(`${ORIGIN}${path}`, { headers: { ...HTML, ...headers } });

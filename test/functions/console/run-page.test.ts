@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { consoleUrlSource } from '../../../src/chat/console-link.ts';
 import { summarize } from '../../../src/report/summary.ts';
+import { slackSink } from '../../../src/slack/sink.ts';
+import { startFakeSlack } from '../../src/slack/fake-slack.ts';
 import { APPROVER, BYSTANDER, FORM } from '../harness.ts';
 import { consoleUnderTest, ORIGIN } from './harness.ts';
 import { HOSTILE, waitingRun } from './waiting-run.ts';
@@ -89,8 +92,12 @@ describe('Approve and Reject in the console', () => {
     const page = await (await setup.get('/ui/runs/run-wait-1', { cookie: await setup.signIn() })).text();
     expect(page).toContain('<button type="submit" name="decision" value="approve">');
     const answer = await decide(setup, APPROVER, 'approve');
-    expect(answer.status).toBe(200);
-    expect(await answer.text()).toContain('running the 2 approved actions');
+    // Post/Redirect/Get: to the run's page, which shows the decision from the store; a reload posts nothing.
+    expect(answer.status).toBe(303);
+    expect(answer.headers.get('location')).toBe('/ui/runs/run-wait-1');
+    const after = await (await setup.get('/ui/runs/run-wait-1', { cookie: await setup.signIn() })).text();
+    expect(after).toContain(`approved by ${APPROVER} (${APPROVER}) at 2026-11-21T10:00:00.000Z`);
+    expect(after).not.toContain('name="decision"');
     const sent = setup.queue.sent;
     expect(sent.map((job) => job.resume)).toEqual([
       { runId: 'run-wait-1', approved: ['evict-pod:shop/web-1', 'evict-pod:shop/web-2'] },
@@ -102,7 +109,8 @@ describe('Approve and Reject in the console', () => {
       at: '2026-11-21T10:00:00.000Z',
     });
     // One decision per run: a second approval (or a rejection) changes nothing.
-    await decide(setup, APPROVER, 'reject');
+    const again = await decide(setup, APPROVER, 'reject');
+    expect(again.status).toBe(403);
     expect(sent).toHaveLength(1);
     expect((await setup.store.runs.get('run-wait-1'))?.decision?.outcome).toBe('approved');
   });
@@ -110,7 +118,9 @@ describe('Approve and Reject in the console', () => {
   it('lets the approver reject: nothing runs, and the page says who rejected', async () => {
     const setup = await withWaitingRun();
     const answer = await decide(setup, APPROVER, 'reject');
-    expect(await answer.text()).toContain('Rejected by');
+    expect(answer.status).toBe(303);
+    const after = await (await setup.get('/ui/runs/run-wait-1', { cookie: await setup.signIn() })).text();
+    expect(after).toContain(`rejected by ${APPROVER} (${APPROVER}) at 2026-11-21T10:00:00.000Z`);
     expect(setup.queue.sent).toEqual([]);
     expect((await setup.store.runs.get('run-wait-1'))?.decision).toMatchObject({
       outcome: 'rejected',
@@ -129,6 +139,7 @@ describe('Approve and Reject in the console', () => {
       body: new URLSearchParams({ csrf: csrfOf(page), decision: 'approve' }).toString(),
     });
     expect(page).not.toContain('name="decision"');
+    expect(answer.status).toBe(403);
     expect(await answer.text()).toContain(`&lt;@${BYSTANDER}&gt; may not approve unmanaged-pods runs`);
     expect(setup.queue.sent).toEqual([]);
     expect((await setup.store.runs.get('run-wait-1'))?.decision).toBeUndefined();
@@ -138,6 +149,7 @@ describe('Approve and Reject in the console', () => {
     const setup = await withWaitingRun();
     setup.clock.advance(31 * 60_000);
     const answer = await decide(setup, APPROVER, 'approve');
+    expect(answer.status).toBe(403);
     expect(await answer.text()).toContain('expired after 30 min');
     expect(setup.queue.sent).toEqual([]);
   });
@@ -150,5 +162,28 @@ describe('Approve and Reject in the console', () => {
     expect(noToken.status).toBe(403);
     expect(await noToken.text()).toContain('not from the console');
     expect(setup.queue.sent).toEqual([]);
+  });
+
+  it('keeps the console link on the Slack message an approval in the console settles', async () => {
+    const slack = await startFakeSlack();
+    try {
+      // As the http function composes it: no configured URL, the origin it is served at instead.
+      const consoleUrl = consoleUrlSource(undefined);
+      const chat = slackSink({ token: 'xoxb-test', slackApiUrl: slack.url, consoleUrl: consoleUrl.url });
+      const setup = consoleUnderTest({ chat, servedAt: consoleUrl.servedAt });
+      await setup.store.runs.put({
+        ...waitingRun(),
+        thread: { channel: 'C0CILIUM01', ts: '1714564800.000001' },
+      });
+      const answer = await decide({ ...setup, record: waitingRun() }, APPROVER, 'approve');
+      expect(answer.status).toBe(303);
+      const update = slack.calls.find((call) => call.method === 'chat.update');
+      expect(update?.params).toMatchObject({ channel: 'C0CILIUM01', ts: '1714564800.000001' });
+      const blocks = JSON.stringify(JSON.parse(update?.params.blocks ?? '[]'));
+      expect(blocks).toContain(`<${ORIGIN}/ui/runs/run-wait-1|Open this run in the console>`);
+      expect(blocks).toContain(`Approved by <@${APPROVER}>`);
+    } finally {
+      await slack.close();
+    }
   });
 });
