@@ -14,6 +14,7 @@ import { SILENT } from '../src/engine/run.ts';
 import type { Job } from '../src/queue/job.ts';
 import { dynamoStore } from '../src/store/index.ts';
 import { parseAlertmanager } from '../src/triggers/index.ts';
+import { growingGroup } from '../test/helpers/storm.ts';
 import { startDynaliteProcess } from './dynalite-process.ts';
 import { type Figures, fromRuns, pairedRatios, percentile } from './figures.ts';
 import { lastJsonLine, runMeasured } from './processes.ts';
@@ -147,29 +148,8 @@ async function storm(store: ReturnType<typeof dynamoStore>) {
   for (let n = 0; n < STORM_ALERTS; n++) {
     const cluster = clusters[n % clusters.length] as string;
     const alertname = alertnames[Math.floor(n / clusters.length) % 2] as string;
-    // Each notification is new: its group gains an alert (another pod, another node) each time.
-    const webhook = {
-      version: '4',
-      status: 'firing',
-      receiver: 'cilium-responder',
-      groupKey: `{}:{alertname="${alertname}", cluster="${cluster}"}`,
-      groupLabels: { alertname },
-      commonLabels: { alertname, cluster },
-      commonAnnotations: {},
-      externalURL: 'http://alertmanager:9093',
-      truncatedAlerts: 0,
-      alerts: [
-        {
-          status: 'firing',
-          labels: { alertname, cluster, pod: `pod-${n}` },
-          annotations: {},
-          startsAt: '2026-11-24T04:00:00Z',
-          endsAt: '0001-01-01T00:00:00Z',
-          generatorURL: 'http://prometheus:9090',
-          fingerprint: n.toString(16).padStart(16, '0'),
-        },
-      ],
-    };
+    // Each notification is new: its group gains an alert (another pod) each time it is sent.
+    const webhook = growingGroup(cluster, alertname, Math.floor(n / (clusters.length * alertnames.length)));
     await app.dispatch(parseAlertmanager(webhook, { receivedAt: new Date() }));
   }
   const seconds = (performance.now() - started) / 1000;
