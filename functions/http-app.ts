@@ -9,7 +9,8 @@ import type { Dispatched } from '../src/routing/dispatch.ts';
 import { parseBlockActions } from '../src/slack/index.ts';
 import { verifySlackSignature } from '../src/slack/signature.ts';
 import { parseAlertmanager, parseGrafana, TriggerError } from '../src/triggers/index.ts';
-import { type ConsoleOptions, createConsole } from './console/console-app.ts';
+import type { ConsoleOptions } from './console/console-app.ts';
+import { checkConsoleSecret } from './console/console-secret.ts';
 import { tokenAuth } from './token-auth.ts';
 
 /**
@@ -40,8 +41,11 @@ export interface HttpAppDeps {
   maxBodyBytes?: number;
   /** Told of each body refused for its size (the Lambda entry logs it and counts a metric). */
   onTooLarge?: (refused: { path: string; limit: number }) => void;
-  /** The web console under /ui (functions/console/); without it, /ui answers 503. */
-  console?: ConsoleOptions;
+  /**
+   * The web console under /ui (functions/console/); without it, /ui answers 503. Its code (and the
+   * options, when given as a function) load on the first /ui request: most requests are webhooks.
+   */
+  console?: ConsoleOptions | (() => Promise<ConsoleOptions>);
   /** Told the origin of each request: the http function's own URL, where its Slack messages link the console. */
   servedAt?: (origin: string) => void;
 }
@@ -114,6 +118,32 @@ const ENV_NAMES: Record<keyof HttpSecrets, string> = {
   operatorToken: 'RESPONDER_OPERATOR_TOKEN',
 };
 
+/**
+ * The console mounted at /ui on its first request: its pages, sessions and sign-in (jose,
+ * openid-client) stay out of a cold start. A load that failed is tried again on the next request.
+ */
+function lazyConsole(
+  responder: App,
+  console: ConsoleOptions | (() => Promise<ConsoleOptions>),
+): MiddlewareHandler<Env> {
+  if (typeof console !== 'function') checkConsoleSecret(console.session.secret);
+  let mounted: Promise<Hono> | undefined;
+  const mount = async () => {
+    const [{ createConsole }, options] = await Promise.all([
+      import('./console/console-app.ts'),
+      typeof console === 'function' ? console() : console,
+    ]);
+    return new Hono().route('/ui', createConsole(responder, options));
+  };
+  return async (c) => {
+    mounted ??= mount().catch((error: unknown) => {
+      mounted = undefined;
+      throw error;
+    });
+    return (await mounted).fetch(c.req.raw, c.env);
+  };
+}
+
 export function createHttpApp(deps: HttpAppDeps): Hono<Env> {
   const app = new Hono<Env>();
   const responder = deps.app;
@@ -157,7 +187,7 @@ export function createHttpApp(deps: HttpAppDeps): Hono<Env> {
       await next();
     });
 
-  if (deps.console) app.route('/ui', createConsole(responder, deps.console));
+  if (deps.console) app.all('/ui/*', lazyConsole(responder, deps.console));
   else app.all('/ui/*', (c) => fail(c, 503, 'the web console is not configured on this server'));
 
   const names = { ...ENV_NAMES, ...deps.secretNames };

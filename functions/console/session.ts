@@ -2,6 +2,7 @@ import { hkdfSync, randomBytes } from 'node:crypto';
 import type { Context, Hono, MiddlewareHandler } from 'hono';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 import { CompactEncrypt, compactDecrypt, jwtVerify, SignJWT } from 'jose';
+import { checkConsoleSecret } from './console-secret.ts';
 
 /**
  * The console's session: who signed in (a Slack user id, the id approvers are named by), until
@@ -56,7 +57,6 @@ export interface SignInMethod {
 }
 
 export const DEFAULT_TTL_SECONDS = 12 * 60 * 60;
-const MIN_SECRET = 32;
 const ISSUER = 'cilium-responder-console';
 
 function derive(secret: string, purpose: string): Uint8Array {
@@ -65,8 +65,7 @@ function derive(secret: string, purpose: string): Uint8Array {
 
 /** Checks the settings and derives the keys once; mount it before anything reads a session. */
 export function sessionSettings(settings: SessionSettings): MiddlewareHandler<ConsoleEnv> {
-  if (settings.secret.length < MIN_SECRET)
-    throw new Error(`the console secret must be at least ${MIN_SECRET} characters`);
+  checkConsoleSecret(settings.secret);
   const keys: SessionKeys = {
     sign: derive(settings.secret, 'session signing'),
     encrypt: derive(settings.secret, 'session encryption'),
