@@ -1,6 +1,6 @@
 import { Agent, type AgentOptions, type RequestOptions } from 'node:https';
 import type { Duplex } from 'node:stream';
-import type { TLSSocket } from 'node:tls';
+import type { ConnectionOptions, TLSSocket } from 'node:tls';
 
 export interface PreconnectOptions {
   /** Connections kept opening ahead of demand while connections are opened in a burst. */
@@ -19,6 +19,9 @@ interface Spare {
 
 const ignore = () => {};
 
+/** tls.connect's own way of resuming a session (on TLSSocket since node 0.11, untyped). */
+type ResumableSocket = TLSSocket & { setSession(session: Buffer): void };
+
 /**
  * An https agent for exec fan-outs: every exec upgrade takes its connection for good, so each
  * one would otherwise wait for TCP and TLS before it can even ask. While connections are opened in
@@ -26,10 +29,15 @@ const ignore = () => {};
  * already connected (or nearly) and writes its request at once. Spares never keep the process
  * alive and close after a short idle time. Every socket has Nagle's algorithm off: a request
  * written on a connection that finished its handshake a moment ago would otherwise wait for the
- * server's delayed ACK (40 ms on Linux).
+ * server's delayed ACK (40 ms on Linux). Each connection resumes the last TLS session the server
+ * gave, set once: node 20's tls.connect decodes a session it is handed twice (in the socket's
+ * constructor and again after it), which at one connection per exec was a fifth of the fan-out's
+ * client CPU.
  */
 export class PreconnectAgent extends Agent {
   readonly #spares = new Map<string, Spare[]>();
+  /** The newest TLS session per connection name (host, port, TLS options), for the next connection. */
+  readonly #sessions = new Map<string, Buffer>();
   readonly #spareCount: number;
   readonly #burstWindowMs: number;
   readonly #spareIdleMs: number;
@@ -50,17 +58,27 @@ export class PreconnectAgent extends Agent {
     const name = this.getName(options);
     const spare = this.#take(name, now);
     if (inBurst) this.#topUp(name, options);
-    return spare ?? this.#open(options);
+    return spare ?? this.#open(name, options);
   }
 
   override destroy(): void {
     for (const spares of this.#spares.values()) for (const spare of spares) spare.socket.destroy();
     this.#spares.clear();
+    this.#sessions.clear();
     super.destroy();
   }
 
-  #open(options: RequestOptions): TLSSocket {
-    const socket = super.createConnection(options) as TLSSocket;
+  #open(name: string, options: RequestOptions): TLSSocket {
+    // No session for the base agent to hand tls.connect; it is set once below instead.
+    const unresumed: RequestOptions & Pick<ConnectionOptions, 'session'> = { ...options, session: undefined };
+    const socket = super.createConnection(unresumed) as ResumableSocket;
+    const session = this.#sessions.get(name);
+    if (session) socket.setSession(session);
+    socket.on('session', (next: Buffer) => this.#sessions.set(name, next));
+    // As node's agent does: a session whose connection failed is not tried again.
+    socket.once('close', (hadError: boolean) => {
+      if (hadError) this.#sessions.delete(name);
+    });
     socket.setNoDelay(true);
     return socket;
   }
@@ -91,7 +109,7 @@ export class PreconnectAgent extends Agent {
     }
     const list = spares;
     while (list.length < this.#spareCount) {
-      const socket = this.#open({ ...options });
+      const socket = this.#open(name, { ...options });
       const spare: Spare = {
         socket,
         openedAt: performance.now(),
