@@ -20,10 +20,32 @@ export interface StoreEvent {
   revision: number;
 }
 
+/**
+ * A generated object kept as the facts it was made from, built into the full object only when
+ * read: a 3-million-pod cluster then holds its pods as small rows that share their workload's
+ * frozen parts. `make` must be pure, so every read sees the same object.
+ */
+class Compact {
+  constructor(
+    readonly facts: unknown,
+    readonly make: (facts: unknown) => KubeObject,
+  ) {}
+}
+
 interface Version {
   revision: number;
   /** null marks a deletion. */
-  object: KubeObject | null;
+  object: KubeObject | Compact | null;
+}
+
+/** The stored object with the version's resourceVersion, as every read returns it. */
+function atRevision(made: KubeObject, revision: number): KubeObject {
+  return deepFreeze({ ...made, metadata: { ...made.metadata, resourceVersion: String(revision) } });
+}
+
+function objectOf(version: Version | undefined): KubeObject | null {
+  const stored = version?.object ?? null;
+  return stored instanceof Compact ? atRevision(stored.make(stored.facts), version?.revision ?? 0) : stored;
 }
 
 export interface ListOptions {
@@ -123,7 +145,7 @@ function lowerBound(keys: readonly string[], key: string): number {
 function visibleAt(chain: readonly Version[], revision: number): KubeObject | null {
   for (let i = chain.length - 1; i >= 0; i--) {
     const version = chain[i] as Version;
-    if (version.revision <= revision) return version.object;
+    if (version.revision <= revision) return objectOf(version);
   }
   return null;
 }
@@ -168,8 +190,7 @@ export class Store extends EventEmitter<{ event: [StoreEvent] }> {
     name: string,
   ): T | undefined {
     const chain = this.table(type).versions.get(objectKey(namespace, name));
-    const latest = chain?.[chain.length - 1]?.object;
-    return (latest ?? undefined) as T | undefined;
+    return (objectOf(chain?.[chain.length - 1]) ?? undefined) as T | undefined;
   }
 
   /** Like get, but a missing object is the API's 404. */
@@ -184,11 +205,7 @@ export class Store extends EventEmitter<{ event: [StoreEvent] }> {
   }
 
   create<T extends KubeObject>(type: ResourceType, input: T): T {
-    const table = this.table(type);
-    const { namespace, name } = input.metadata;
-    const key = objectKey(type.namespaced ? namespace : undefined, name);
-    const chain = table.versions.get(key);
-    if (chain?.[chain.length - 1]?.object) throw errors.alreadyExists(type, name);
+    const key = this.freeKey(type, input);
     const revision = ++this.revisionCounter;
     const metadata = {
       ...input.metadata,
@@ -198,14 +215,50 @@ export class Store extends EventEmitter<{ event: [StoreEvent] }> {
     };
     if (!type.namespaced) delete metadata.namespace;
     const object = deepFreeze({ ...input, metadata }) as T;
-    if (chain) chain.push({ revision, object });
+    this.insert(type, key, { revision, object });
+    this.emit('event', { type: 'ADDED', resource: type, object, revision });
+    return object;
+  }
+
+  /**
+   * Creates an object of a namespaced resource that is stored as `facts` and rebuilt by `make` on
+   * every read (see Compact). `make` gives the whole object but its resourceVersion: uid and
+   * creationTimestamp included. Writes to it store full objects over it, as for any other.
+   */
+  createCompact<F, T extends KubeObject>(type: ResourceType, facts: F, make: (facts: F) => T): T {
+    const made = make(facts);
+    const { uid, creationTimestamp, namespace } = made.metadata;
+    if (!type.namespaced || !namespace || !uid || !creationTimestamp) {
+      throw new Error(
+        `a compact ${type.kind} needs a namespaced resource and metadata.namespace, uid and creationTimestamp`,
+      );
+    }
+    const key = this.freeKey(type, made);
+    const revision = ++this.revisionCounter;
+    this.insert(type, key, { revision, object: new Compact(facts, make as (facts: unknown) => KubeObject) });
+    const object = atRevision(made, revision) as T;
+    this.emit('event', { type: 'ADDED', resource: type, object, revision });
+    return object;
+  }
+
+  /** The object's key, if no live object holds it. */
+  private freeKey(type: ResourceType, input: KubeObject): string {
+    const { namespace, name } = input.metadata;
+    const key = objectKey(type.namespaced ? namespace : undefined, name);
+    const chain = this.table(type).versions.get(key);
+    if (chain?.[chain.length - 1]?.object) throw errors.alreadyExists(type, name);
+    return key;
+  }
+
+  private insert(type: ResourceType, key: string, version: Version): void {
+    const table = this.table(type);
+    const chain = table.versions.get(key);
+    if (chain) chain.push(version);
     else {
-      table.versions.set(key, [{ revision, object }]);
+      table.versions.set(key, [version]);
       table.addKey(key);
     }
     table.live++;
-    this.emit('event', { type: 'ADDED', resource: type, object, revision });
-    return object;
   }
 
   /**
@@ -357,20 +410,21 @@ export class Store extends EventEmitter<{ event: [StoreEvent] }> {
       for (let i = 0; i < chain.length; i++) {
         const version = chain[i] as Version;
         if (version.revision <= revision) continue;
-        const previous = chain[i - 1]?.object ?? null;
-        if (version.object) {
+        const previous = objectOf(chain[i - 1]);
+        const object = objectOf(version);
+        if (object) {
           events.push({
             type: previous ? 'MODIFIED' : 'ADDED',
             resource: type,
-            object: version.object,
+            object,
             revision: version.revision,
           });
         } else if (previous) {
-          const object = {
+          const gone = {
             ...previous,
             metadata: { ...previous.metadata, resourceVersion: String(version.revision) },
           };
-          events.push({ type: 'DELETED', resource: type, object, revision: version.revision });
+          events.push({ type: 'DELETED', resource: type, object: gone, revision: version.revision });
         }
       }
     }
@@ -398,6 +452,11 @@ export class Store extends EventEmitter<{ event: [StoreEvent] }> {
       }
       if (removedKeys) table.sorted = table.keys().filter((key) => table.versions.has(key));
     }
+  }
+
+  /** A uid as the store gives new objects, for a caller that builds an object's facts itself. */
+  nextUid(): string {
+    return this.newUid();
   }
 
   timestamp(): string {

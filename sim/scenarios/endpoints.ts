@@ -5,7 +5,7 @@ import {
 import { R, type SimCluster } from '../cluster.ts';
 import type { KubeObject, Pod } from '../objects.ts';
 import { allocationsOf } from './allocations.ts';
-import { makeEndpoint } from './make/endpoint.ts';
+import { type StoredEndpointFacts, storedEndpoint } from './make/endpoint.ts';
 
 interface NetworkPolicySpec {
   podSelector?: LabelSelector;
@@ -31,17 +31,16 @@ export function ingressPolicySelects(cluster: SimCluster, pod: Pod): boolean {
 export function addEndpoint(cluster: SimCluster, pod: Pod, createdAt?: string): KubeObject {
   const allocations = allocationsOf(cluster);
   const node = pod.spec.nodeName as string;
-  const endpoint = makeEndpoint(pod, {
+  const { name, namespace = '', uid = '', labels = {} } = pod.metadata;
+  const facts: StoredEndpointFacts = {
+    owner: { name, namespace, uid, labels, podIP: pod.status?.podIP as string },
     id: allocations.endpointId(node),
-    identity: allocations.identity(
-      pod.metadata.namespace as string,
-      pod.spec.serviceAccountName ?? 'default',
-      pod.metadata.labels ?? {},
-    ),
+    identity: allocations.identity(namespace, pod.spec.serviceAccountName ?? 'default', labels),
     nodeIP: pod.status?.hostIP as string,
     sandboxId: allocations.random.hex(64),
     ingressEnforced: ingressPolicySelects(cluster, pod),
-  });
-  if (createdAt) endpoint.metadata.creationTimestamp = createdAt;
-  return cluster.store.create(R.ciliumendpoints, endpoint);
+    uid: cluster.store.nextUid(),
+    createdAt: createdAt ?? cluster.store.timestamp(),
+  };
+  return cluster.store.createCompact(R.ciliumendpoints, facts, storedEndpoint);
 }

@@ -19,7 +19,10 @@ export interface SpawnInput {
   health: ContainerHealth;
 }
 
-/** Creates a scheduled, running pod on a node: a fresh name, uid, address and container ids. */
+/**
+ * Creates a scheduled, running pod on a node: a fresh name, uid, address and container ids. Kept
+ * as its facts (a compact row) until something writes to it.
+ */
 export function spawnPod(cluster: SimCluster, input: SpawnInput): Pod {
   const allocations = allocationsOf(cluster);
   const { random } = allocations;
@@ -32,9 +35,9 @@ export function spawnPod(cluster: SimCluster, input: SpawnInput): Pod {
   const containerIds: string[] = [];
   const containers = input.spec.containers.length + (input.spec.initContainers?.length ?? 0);
   for (let i = 0; i < containers; i++) containerIds.push(random.hex(64));
-  return store.create(
+  return store.createCompact(
     R.pods,
-    makePod({
+    {
       namespace: input.namespace,
       name,
       generateName: input.prefix,
@@ -49,6 +52,7 @@ export function spawnPod(cluster: SimCluster, input: SpawnInput): Pod {
       startedAt: input.startedAt,
       containerIds,
       health: input.health,
-    }),
+    },
+    makePod,
   );
 }

@@ -1,4 +1,4 @@
-import type { KubeObject, OwnerReference, Pod } from '../../objects.ts';
+import type { KubeObject, OwnerReference } from '../../objects.ts';
 import type { Identity } from '../allocations.ts';
 
 const POLICY_DISABLED = Object.freeze({
@@ -10,6 +10,22 @@ const POLICY_INGRESS = Object.freeze({
   egress: POLICY_DISABLED.egress,
 });
 const ENCRYPTION = Object.freeze({});
+
+/** What a CEP takes from its pod. */
+export interface EndpointOwner {
+  name: string;
+  namespace: string;
+  uid: string;
+  labels: Readonly<Record<string, string>>;
+  podIP: string;
+}
+
+/** Everything a stored CEP is built from: see createCompact in sim/store.ts. */
+export interface StoredEndpointFacts extends EndpointFacts {
+  owner: EndpointOwner;
+  uid: string;
+  createdAt: string;
+}
 
 export interface EndpointFacts {
   /** Cilium's endpoint id, unique per node. */
@@ -27,9 +43,9 @@ export interface EndpointFacts {
  * The CiliumEndpoint the agent writes for a pod it manages: same namespace and name, owned by the
  * pod. Sub-objects are frozen as made (one CEP per pod: see make/pod.ts).
  */
-export function makeEndpoint(pod: Pod, facts: EndpointFacts): KubeObject {
+export function makeEndpoint(owner: EndpointOwner, facts: EndpointFacts): KubeObject {
   const { freeze } = Object;
-  const { name, namespace, uid } = pod.metadata;
+  const { name, namespace, uid } = owner;
   return {
     apiVersion: 'cilium.io/v2',
     kind: 'CiliumEndpoint',
@@ -37,10 +53,8 @@ export function makeEndpoint(pod: Pod, facts: EndpointFacts): KubeObject {
       name,
       namespace,
       generation: 1,
-      labels: pod.metadata.labels ?? {},
-      ownerReferences: freeze([
-        freeze({ apiVersion: 'v1', kind: 'Pod', name, uid: uid as string }),
-      ]) as OwnerReference[],
+      labels: owner.labels as Record<string, string>,
+      ownerReferences: freeze([freeze({ apiVersion: 'v1', kind: 'Pod', name, uid })]) as OwnerReference[],
     },
     status: freeze({
       encryption: ENCRYPTION,
@@ -53,10 +67,18 @@ export function makeEndpoint(pod: Pod, facts: EndpointFacts): KubeObject {
       }),
       id: facts.id,
       identity: facts.identity,
-      networking: freeze({ addressing: freeze([freeze({ ipv4: pod.status?.podIP })]), node: facts.nodeIP }),
+      networking: freeze({ addressing: freeze([freeze({ ipv4: owner.podIP })]), node: facts.nodeIP }),
       policy: facts.ingressEnforced ? POLICY_INGRESS : POLICY_DISABLED,
       state: 'ready',
       'visibility-policy-status': '<status disabled>',
     }),
   };
+}
+
+/** The stored CEP: makeEndpoint with the uid and creation time it was written with. */
+export function storedEndpoint(facts: StoredEndpointFacts): KubeObject {
+  const endpoint = makeEndpoint(facts.owner, facts);
+  endpoint.metadata.uid = facts.uid;
+  endpoint.metadata.creationTimestamp = facts.createdAt;
+  return endpoint;
 }
