@@ -22,7 +22,7 @@ export const handler = handle(
   createHttpApp({
     app: runtime.app,
     secrets: runtime.secrets,
-    console: awsConsole(runtime.secrets, runtime.env.slackOidcIssuer),
+    console: awsConsole(runtime.secrets, runtime.app.ports.config.slack.teamId, runtime.env.slackOidcIssuer),
     servedAt: runtime.consoleUrl.servedAt,
     secretNames: {
       slackSigningSecret: `slackSigningSecret in ${source.slackSigningSecret}`,

@@ -9,10 +9,15 @@ export const CONSOLE_FIELDS = ['slackClientId', 'slackClientSecret', 'operatorTo
  * The console as the stack serves it: Sign in with Slack, Secure cookies. Its session keys are
  * derived (HKDF, their own purpose) from the generated operatorToken, so the stack holds no other
  * secret for it and the token itself is never a cookie nor a login; rotating it signs everyone out.
+ * Only members of the config's slack.teamId sign in.
  * Without the Slack client fields there is no console (/ui answers 503; the cold start logs them).
  * The sign-in (jose, openid-client) loads with the console, on its first request.
  */
-export function awsConsole(secrets: Secrets, issuer?: string): (() => Promise<ConsoleOptions>) | undefined {
+export function awsConsole(
+  secrets: Secrets,
+  teamId: string | undefined,
+  issuer?: string,
+): (() => Promise<ConsoleOptions>) | undefined {
   const { slackClientId, slackClientSecret, operatorToken } = secrets;
   if (!slackClientId || !slackClientSecret || !operatorToken) return undefined;
   checkConsoleSecret(operatorToken);
@@ -24,6 +29,7 @@ export function awsConsole(secrets: Secrets, issuer?: string): (() => Promise<Co
         slackSignIn({
           clientId: slackClientId,
           clientSecret: slackClientSecret,
+          teamId,
           ...(issuer ? { issuer } : {}),
         }),
       ],

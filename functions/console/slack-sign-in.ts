@@ -11,6 +11,8 @@ export const SLACK_ISSUER = 'https://slack.com';
 export const CALLBACK_PATH = '/ui/auth/callback';
 /** Slack's claim with the user id approvers are named by (`sub` carries the same). */
 const SLACK_USER_ID = 'https://slack.com/user_id';
+/** Slack's claim with the workspace the person signed in to. */
+const SLACK_TEAM_ID = 'https://slack.com/team_id';
 /** How long a browser has between leaving for the provider and coming back. */
 const FLOW_SECONDS = 10 * 60;
 
@@ -20,6 +22,8 @@ export interface SlackSignInSettings {
   clientSecret: string;
   /** Default https://slack.com; a test points it at a local provider (http only on the loopback). */
   issuer?: string;
+  /** The config's slack.teamId: only members of that workspace are signed in. */
+  teamId: string | undefined;
   /** Discovery and token requests give up after this many seconds. Default 5 (the http function has 10). */
   timeoutSeconds?: number;
 }
@@ -150,6 +154,8 @@ export function slackSignIn(settings: SlackSignInSettings): SignInMethod {
           if (!(error instanceof Error)) throw error;
           return c.text(`Sign in with Slack failed: ${reason(error)}. Open the console again to retry.`, 403);
         }
+        const refused = teamRefusal(settings.teamId, claims?.[SLACK_TEAM_ID]);
+        if (refused) return c.html(refused.page, refused.status);
         const userId = claims?.[SLACK_USER_ID] ?? claims?.sub;
         if (typeof userId !== 'string' || !userId)
           return c.text('Sign in with Slack failed: the ID token names no Slack user.', 403);
@@ -159,6 +165,32 @@ export function slackSignIn(settings: SlackSignInSettings): SignInMethod {
       });
     },
   };
+}
+
+/** Why a verified ID token still signs no one in: no workspace configured, or another workspace's person. */
+function teamRefusal(
+  teamId: string | undefined,
+  claimed: unknown,
+): { status: 403 | 503; page: string } | undefined {
+  if (!teamId)
+    return {
+      status: 503,
+      page: refusalPage(
+        "Sign in with Slack is not set up: set <code>slack.teamId</code> in responder.config.yaml to your workspace's team id (T…) and deploy again.",
+      ),
+    };
+  if (claimed === teamId) return undefined;
+  return {
+    status: 403,
+    page: refusalPage(
+      `This console is for members of Slack workspace ${teamId} only. Sign in to that workspace in Slack, then open the console again.`,
+    ),
+  };
+}
+
+/** A short page of its own: the console's layout needs a session, which a refused person has not. */
+function refusalPage(message: string): string {
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Not signed in</title></head><body><main><h1>Not signed in</h1><p>${message}</p></main></body></html>`;
 }
 
 /** The provider's own words when it refused (access_denied when the person cancels), else the check that failed. */

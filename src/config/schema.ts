@@ -146,6 +146,14 @@ const SlackSchema = z
       .string()
       .regex(/^\/[a-z0-9][a-z0-9_-]*$/, 'a slash command such as /cilium')
       .default(DEFAULT_SLASH_COMMAND),
+    /**
+     * The workspace's team id (`T…`, in Slack's About this workspace): Sign in with Slack admits
+     * only its members. Without it the console signs no one in with Slack.
+     */
+    teamId: z
+      .string()
+      .regex(/^[TE][A-Z0-9]{2,}$/, 'a Slack team id such as T0123ABCD (About this workspace)')
+      .optional(),
   })
   .strict();
 

@@ -3,7 +3,13 @@ import { awsConsole } from '../../../functions/console/aws-console.ts';
 import { CALLBACK_PATH } from '../../../functions/console/slack-sign-in.ts';
 import { createHttpApp } from '../../../functions/http-app.ts';
 import type { Secrets } from '../../../functions/runtime.ts';
-import { CLIENT_ID, CLIENT_SECRET, type SlackOidc, startSlackOidc } from '../../helpers/slack-oidc.ts';
+import {
+  CLIENT_ID,
+  CLIENT_SECRET,
+  type SlackOidc,
+  startSlackOidc,
+  TEAM_ID,
+} from '../../helpers/slack-oidc.ts';
 import { appOf, appUnderTest, OPERATOR_TOKEN } from '../harness.ts';
 
 /** The Function URL the stack outputs (what the browser asked for). */
@@ -22,7 +28,7 @@ describe('the console in AWS', () => {
     createHttpApp({
       app: appOf(appUnderTest().dispatch),
       secrets,
-      console: awsConsole(secrets, provider.issuer),
+      console: awsConsole(secrets, TEAM_ID, provider.issuer),
     });
 
   it('is off until the Slack app client id and secret are put: /ui answers 503', async () => {

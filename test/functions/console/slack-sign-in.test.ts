@@ -6,9 +6,17 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ConsoleEnv, requireSession, sessionSettings } from '../../../functions/console/session.ts';
 import { CALLBACK_PATH, slackSignIn } from '../../../functions/console/slack-sign-in.ts';
 import { launchChromium, signInAtProvider } from '../../helpers/browser.ts';
-import { CLIENT_ID, CLIENT_SECRET, type SlackOidc, startSlackOidc } from '../../helpers/slack-oidc.ts';
+import {
+  CLIENT_ID,
+  CLIENT_SECRET,
+  type SlackOidc,
+  startSlackOidc,
+  TEAM_ID,
+} from '../../helpers/slack-oidc.ts';
 
 const ALICE = 'U0ALICE01';
+/** Signs in to Slack, but in another workspace. */
+const MALLORY = 'U0MALLORY1';
 
 /**
  * Sign in with Slack through a real OpenID provider on the loopback and a real browser: the
@@ -29,8 +37,9 @@ describe('sign in with Slack (OpenID Connect)', () => {
     return new Request(url, request);
   };
 
+  let app: Hono | undefined;
+  let consoleFor: (teamId: string | undefined) => Hono;
   beforeAll(async () => {
-    let app: Hono | undefined;
     const server = serve({
       fetch: (request) => (app as Hono).fetch(forged(request)),
       port: 0,
@@ -39,13 +48,25 @@ describe('sign in with Slack (OpenID Connect)', () => {
     await new Promise<void>((resolve) => server.once('listening', () => resolve()));
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     close = () => server.close();
-    provider = await startSlackOidc(`${base}${CALLBACK_PATH}`, { [ALICE]: 'Alice Example' });
-    const ui = new Hono<ConsoleEnv>();
-    ui.use('*', sessionSettings({ secret: 's'.repeat(40), secure: false, now: () => new Date() }));
-    slackSignIn({ clientId: CLIENT_ID, clientSecret: CLIENT_SECRET, issuer: provider.issuer }).mount(ui);
-    ui.use('*', requireSession);
-    ui.get('/me', (c) => c.json(c.get('session')));
-    app = new Hono().route('/ui', ui);
+    provider = await startSlackOidc(
+      `${base}${CALLBACK_PATH}`,
+      { [ALICE]: 'Alice Example' },
+      { [MALLORY]: 'T0ELSEWHERE' },
+    );
+    consoleFor = (teamId) => {
+      const ui = new Hono<ConsoleEnv>();
+      ui.use('*', sessionSettings({ secret: 's'.repeat(40), secure: false, now: () => new Date() }));
+      slackSignIn({
+        clientId: CLIENT_ID,
+        clientSecret: CLIENT_SECRET,
+        issuer: provider.issuer,
+        teamId,
+      }).mount(ui);
+      ui.use('*', requireSession);
+      ui.get('/me', (c) => c.json(c.get('session')));
+      return new Hono().route('/ui', ui);
+    };
+    app = consoleFor(TEAM_ID);
     browser = await launchChromium();
   }, 60_000);
   afterAll(async () => {
@@ -117,6 +138,37 @@ describe('sign in with Slack (OpenID Connect)', () => {
     await context.close();
   }, 60_000);
 
+  it('a person of another Slack workspace is refused with what to do, and is not signed in', async () => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    const answer = page.waitForResponse((response) => response.url().startsWith(`${base}${CALLBACK_PATH}`));
+    await page.goto(`${base}/ui/me`);
+    await signInAtProvider(page, provider.issuer, MALLORY);
+    expect((await answer).status()).toBe(403);
+    expect(await page.textContent('main p')).toBe(
+      `This console is for members of Slack workspace ${TEAM_ID} only. Sign in to that workspace in Slack, then open the console again.`,
+    );
+    expect(await sessionCookies(context)).toEqual([]);
+    await context.close();
+  }, 60_000);
+
+  it('without slack.teamId configured, no one is signed in and the page names the field', async () => {
+    app = consoleFor(undefined);
+    const context = await browser.newContext();
+    try {
+      const page = await context.newPage();
+      await page.goto(`${base}/ui/me`);
+      await signInAtProvider(page, provider.issuer, ALICE);
+      expect(await page.textContent('main p')).toBe(
+        "Sign in with Slack is not set up: set slack.teamId in responder.config.yaml to your workspace's team id (T…) and deploy again.",
+      );
+      expect(await sessionCookies(context)).toEqual([]);
+    } finally {
+      app = consoleFor(TEAM_ID);
+      await context.close();
+    }
+  }, 60_000);
+
   it('a callback without the flow this browser began is refused and says how to start again', async () => {
     const answer = await fetch(`${base}${CALLBACK_PATH}?code=stolen&state=whatever`, { redirect: 'manual' });
     expect(answer.status).toBe(400);
@@ -126,7 +178,7 @@ describe('sign in with Slack (OpenID Connect)', () => {
 
   it('refuses an issuer that is not https, except on the loopback', () => {
     expect(() =>
-      slackSignIn({ clientId: 'c', clientSecret: 's', issuer: 'http://slack.example.com' }),
+      slackSignIn({ clientId: 'c', clientSecret: 's', issuer: 'http://slack.example.com', teamId: TEAM_ID }),
     ).toThrow('the sign-in issuer must be https (http only on the loopback), not http://slack.example.com');
   });
 });

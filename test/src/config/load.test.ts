@@ -270,6 +270,13 @@ describe('parseConfig', () => {
     ]);
   });
 
+  it("takes the Slack workspace's team id the console admits, and names the field when it is not one", () => {
+    expect(parseConfig(yaml(...BASE, 'slack:', '  teamId: T0123ABCD')).slack.teamId).toBe('T0123ABCD');
+    expect(errorOf(yaml(...BASE, 'slack:', '  teamId: my-workspace'))).toBe(
+      'demo.yaml:5: slack.teamId: a Slack team id such as T0123ABCD (About this workspace)',
+    );
+  });
+
   it('rejects an empty file', () => {
     expect(errorOf('')).toMatch(/^demo\.yaml:1: \(top level\): /);
   });
