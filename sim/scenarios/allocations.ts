@@ -1,5 +1,5 @@
 import type { SimCluster } from '../cluster.ts';
-import { intToIp, POD_BLOCK_FIRST, POD_BLOCK_LAST, podBlock } from './addresses.ts';
+import { type AddressPlan, addressPlan, intToIp } from './addresses.ts';
 import { Random } from './random.ts';
 
 /** A Cilium security identity: its numeric id and the labels it was allocated for. */
@@ -39,6 +39,7 @@ export class Allocations {
   constructor(
     readonly random: Random,
     readonly clusterName: string,
+    readonly plan: AddressPlan = addressPlan(0),
   ) {}
 
   /** The node's pod block; a node seen for the first time gets the next free one. */
@@ -46,8 +47,8 @@ export class Allocations {
     let found = this.nodes.get(name);
     if (!found) {
       found = {
-        base: podBlock(this.nodes.size).base,
-        nextPodOffset: POD_BLOCK_FIRST,
+        base: this.plan.podBlock(this.nodes.size).base,
+        nextPodOffset: this.plan.podBlockFirst,
         nextEndpointId: 1 + this.random.int(MAX_ENDPOINT_ID / 2),
       };
       this.nodes.set(name, found);
@@ -56,7 +57,7 @@ export class Allocations {
   }
 
   podCidr(node: string): string {
-    return `${intToIp(this.node(node).base)}/24`;
+    return `${intToIp(this.node(node).base)}/${this.plan.podBlockBits}`;
   }
 
   /** The node's `cilium_host` address (CiliumInternalIP). */
@@ -68,17 +69,20 @@ export class Allocations {
     return intToIp(this.node(node).base + 2);
   }
 
-  /** The first `count` addresses of the node's block (an ENI's secondary addresses). */
+  /** The first `count` addresses of the node's block, at most the whole block (an ENI's secondary addresses). */
   blockAddresses(node: string, count: number): string[] {
     const { base } = this.node(node);
-    return Array.from({ length: count }, (_, i) => intToIp(base + 1 + i));
+    const length = Math.min(count, this.plan.podBlockLast);
+    return Array.from({ length }, (_, i) => intToIp(base + 1 + i));
   }
 
   podIp(node: string): string {
     const allocation = this.node(node);
     const ip = intToIp(allocation.base + allocation.nextPodOffset);
     allocation.nextPodOffset =
-      allocation.nextPodOffset === POD_BLOCK_LAST ? POD_BLOCK_FIRST : allocation.nextPodOffset + 1;
+      allocation.nextPodOffset === this.plan.podBlockLast
+        ? this.plan.podBlockFirst
+        : allocation.nextPodOffset + 1;
     return ip;
   }
 

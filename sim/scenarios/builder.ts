@@ -3,6 +3,7 @@ import type { AgentState } from '../agent-state.ts';
 import { AGENT_CONTAINER, AGENT_NOT_READY_TAINT, CILIUM_NAMESPACE, R, SimCluster } from '../cluster.ts';
 import type { KubeObject, OwnerReference, Pod, PodSpec, Toleration } from '../objects.ts';
 import { budgetCounts, budgetStatus, type PodDisruptionBudget } from '../pdb.ts';
+import { addressPlan } from './addresses.ts';
 import { Allocations, attachAllocations } from './allocations.ts';
 import { deriveHealth } from './aws.ts';
 import { addEndpoint } from './endpoints.ts';
@@ -117,7 +118,7 @@ export class ClusterBuilder {
       now: options.now,
       newUid: () => this.random.uuid(),
     });
-    this.allocations = new Allocations(this.random, options.clusterName);
+    this.allocations = new Allocations(this.random, options.clusterName, addressPlan(options.nodes));
     attachAllocations(this.cluster, this.allocations);
     this.plan = { scenarios, nodes: [] };
   }

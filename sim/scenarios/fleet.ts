@@ -1,6 +1,6 @@
 import type { SimCluster } from '../cluster.ts';
 import { R } from '../cluster.ts';
-import { ec2HostName, intToIp, REGION, ZONES, zoneSubnet } from './addresses.ts';
+import { ec2HostName, intToIp, REGION, ZONES } from './addresses.ts';
 import type { Allocations } from './allocations.ts';
 import { makeSecurityGroups } from './aws.ts';
 import { isoTime } from './make/meta.ts';
@@ -50,7 +50,7 @@ export function addNodes(
   allocations: Allocations,
   createdAt: Date,
 ): NodeRecord[] {
-  const { random } = allocations;
+  const { random, plan } = allocations;
   const systemNodes = Math.max(1, Math.floor(options.nodes / 4));
   const securityGroups = makeSecurityGroups(random, options, NODEGROUPS);
   const vpcId = random.awsId('vpc');
@@ -63,7 +63,7 @@ export function addNodes(
     const z = index % ZONES.length;
     const zone = ZONES[z] as string;
     // Spread within the zone's subnet, a few addresses apart, as EC2 hands them out.
-    const ip = intToIp(zoneSubnet(z).base + 16 + Math.floor(index / ZONES.length) * 4 + random.int(4));
+    const ip = intToIp(plan.zoneSubnet(z).base + 16 + Math.floor(index / ZONES.length) * 4 + random.int(4));
     const nodegroup = index < systemNodes ? 'system' : 'general';
     const securityGroup = securityGroups.byNodegroup.get(nodegroup) as string;
     const facts: NodeFacts = {
@@ -91,7 +91,7 @@ export function addNodes(
             id: random.awsId('eni'),
             mac: `0a:${random.hex(10).replace(/(..)(?!$)/g, '$1:')}`,
             subnetId: random.awsId('subnet'),
-            subnetCidr: zoneSubnet(z).cidr,
+            subnetCidr: plan.zoneSubnet(z).cidr,
             vpcId,
             securityGroups: [securityGroup],
             pool: allocations.blockAddresses(name, ENI_POOL_SIZE),

@@ -1,4 +1,5 @@
 import type { AgentCli, AttachTypeSpelling, IptablesBackend, IptablesState } from '../agent-state.ts';
+import { MAX_NODES } from './addresses.ts';
 
 /** cilium-config `kube-proxy-replacement`: `true`/`false` since 1.14, older `strict`/`partial`/`probe`/`disabled`. */
 export type KubeProxyReplacement = 'true' | 'false' | 'strict' | 'partial' | 'probe' | 'disabled';
@@ -65,6 +66,9 @@ export interface ScenarioOptions {
 
 export type ResolvedOptions = Required<Omit<ScenarioOptions, 'brokenCgroupNodes'>> &
   Pick<ScenarioOptions, 'brokenCgroupNodes'>;
+
+/** Workload pods (each with its CiliumEndpoint) the compact store holds well inside 8 GiB of heap. */
+const MAX_WORKLOAD_PODS = 3_600_000;
 
 /** Compares dotted versions numerically: `1.9` < `1.14`. */
 export function versionAtLeast(version: string, minimum: string): boolean {
@@ -140,9 +144,14 @@ export function validateOptions(options: ResolvedOptions): void {
       throw new Error(`scenario option ${name} must be one of ${choices.join(', ')}, got ${String(value)}`);
     }
   }
-  wholeNumber('nodes', options.nodes, 1, 12_000);
+  wholeNumber('nodes', options.nodes, 1, MAX_NODES);
   wholeNumber('podsPerNode', options.podsPerNode, 0, 250);
   wholeNumber('tunnelPort', options.tunnelPort, 1, 65_535);
+  if (options.nodes * options.podsPerNode > MAX_WORKLOAD_PODS) {
+    throw new Error(
+      `scenario options nodes x podsPerNode must be at most ${MAX_WORKLOAD_PODS.toLocaleString('en-US')} pods (what the simulator holds in memory), got ${options.nodes} x ${options.podsPerNode}`,
+    );
+  }
   wholeNumber('brokenCgroupNodes', options.brokenCgroupNodes, 0, options.nodes);
   wholeNumber('agentNotReadyNodes', options.agentNotReadyNodes, 0, options.nodes - 1);
   if (!/^\d+s?$/.test(options.unmanagedPodWatcherInterval)) {

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { AGENT_CONTAINER, AGENT_LABEL, AGENT_NOT_READY_TAINT } from '../../cluster.ts';
 import type { Container } from '../../objects.ts';
-import { POD_CIDR } from '../addresses.ts';
+import { addressPlan } from '../addresses.ts';
 import { type ResolvedOptions, versionAtLeast } from '../options.ts';
 import type { TemplateInput } from './workloads.ts';
 
@@ -47,7 +47,11 @@ function ipamKeys(options: ResolvedOptions): Record<string, string> {
         'egress-masquerade-interfaces': 'eth+',
         'enable-endpoint-routes': 'true',
       }
-    : { ipam: 'cluster-pool', 'cluster-pool-ipv4-cidr': POD_CIDR, 'cluster-pool-ipv4-mask-size': '24' };
+    : {
+        ipam: 'cluster-pool',
+        'cluster-pool-ipv4-cidr': addressPlan(options.nodes).podCidr,
+        'cluster-pool-ipv4-mask-size': String(addressPlan(options.nodes).podBlockBits),
+      };
 }
 
 /** cilium-config as the Helm chart renders it for EKS. */

@@ -260,4 +260,13 @@ describe('version and tool variants', () => {
       /unmanagedPodWatcherInterval/,
     );
   });
+
+  it('refuses a cluster larger than the simulator holds, saying how large it may be', () => {
+    expect(() => buildScenario(['healthy'], { nodes: 120_001 })).toThrow(
+      'scenario option nodes must be a whole number from 1 to 120000, got 120001',
+    );
+    expect(() => buildScenario(['scale'], { nodes: 120_000, podsPerNode: 31 })).toThrow(
+      'scenario options nodes x podsPerNode must be at most 3,600,000 pods (what the simulator holds in memory), got 120000 x 31',
+    );
+  });
 });
