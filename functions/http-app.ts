@@ -6,7 +6,7 @@ import { UnknownNameError } from '../src/app/app.ts';
 import { answerApprovalClick } from '../src/app/approval-click.ts';
 import { handleSlashCommand } from '../src/app/slack-command.ts';
 import type { Dispatched } from '../src/routing/dispatch.ts';
-import { parseBlockActions } from '../src/slack/index.ts';
+import { parseBlockActions } from '../src/slack/interactions.ts';
 import { verifySlackSignature } from '../src/slack/signature.ts';
 import { parseAlertmanager, parseGrafana, TriggerError } from '../src/triggers/index.ts';
 import type { ConsoleOptions } from './console/console-app.ts';

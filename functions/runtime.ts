@@ -10,8 +10,8 @@ import { CONSOLE_URL_ENV, consoleUrlSource } from '../src/chat/console-link.ts';
 import { unconfiguredChat } from '../src/chat/unconfigured.ts';
 import { loadConfig } from '../src/config/load.ts';
 import { sqsQueue } from '../src/queue/sqs.ts';
-import { slackDirectory, slackSink } from '../src/slack/index.ts';
 import { dynamoStore } from '../src/store/index.ts';
+import { lazySlackDirectory, lazySlackSink } from './lazy-slack.ts';
 
 /**
  * The secrets' JSON, as the stack creates them (Secrets Manager, read at cold start and cached):
@@ -110,7 +110,7 @@ export async function lambdaRuntime(
     // Thread roots live in the table, so every function edits the same thread. Until the bot token
     // is put, runs still run and are recorded; what would be posted is logged with why.
     chat: secrets.slackBotToken
-      ? slackSink({
+      ? lazySlackSink({
           token: secrets.slackBotToken,
           threads: store.threads,
           ...slack,
@@ -121,7 +121,7 @@ export async function lambdaRuntime(
           logger,
         ),
     ...(secrets.slackBotToken
-      ? { directory: slackDirectory({ token: secrets.slackBotToken, ...slack }) }
+      ? { directory: lazySlackDirectory({ token: secrets.slackBotToken, ...slack }) }
       : {}),
     defaultChannel: env.defaultChannel,
     now: () => new Date(),
