@@ -1,9 +1,13 @@
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { EXEC_TIMELINE_CHANNEL } from '../sim/exec/timeline.ts';
 import type { Sim } from '../sim/index.ts';
 import { type CpuQuota, cpuQuota, MB_PER_VCPU } from './cpu-quota.ts';
 import { medianTimeline, type Timeline, timelineText } from './exec-timeline.ts';
-import { type Figures, fromRuns } from './figures.ts';
+import { type Figures, fromRuns, pairedRatios } from './figures.ts';
+import { startReplayExecServer } from './replay-exec-server.ts';
 import { ROUNDS } from './sizes.ts';
 import type { ClientRun, clientsOf } from './worker-runs.ts';
 
@@ -14,10 +18,11 @@ const CONCURRENCY = 16;
 /** A Lambda memory size whose CPU share the worker ran in; `unlimited` is the whole machine. */
 type Size = number | undefined;
 
-/** A size's runs, and the simulator's side of each of their execs. */
+/** A size's runs, the simulator's side of each of their execs, and the same runs through the replaying server. */
 interface Measured {
   runs: ClientRun[];
   simulator: Timeline[];
+  replayed: ClientRun[];
 }
 
 /** The fan-out's runs per size, or why a size could not be measured here. */
@@ -31,6 +36,9 @@ const sizeLabel = (size: Size) =>
 /**
  * The cgroup check in the bundled worker with every exec taking 50 ms at the simulator, round by
  * round for each size: the whole machine, and inside the CPU quota of each Lambda memory size.
+ * Each run is followed by the same run through a server that answers every exec with the frames
+ * the simulator sent for that command (bench/replay-exec-server.ts): what the simulator's own
+ * exec path costs the fan-out, apart from the client's.
  */
 export async function fanOutRuns(
   sim: Sim,
@@ -49,8 +57,11 @@ export async function fanOutRuns(
         runs.set(size, { unmeasured: (error as Error).message });
       }
     }
-    if (quotas.has(size)) runs.set(size, { runs: [], simulator: [] });
+    if (quotas.has(size)) runs.set(size, { runs: [], simulator: [], replayed: [] });
   }
+  const replay = await startReplayExecServer(sim, EXEC_LATENCY_MS);
+  const replayKubeconfig = join(mkdtempSync(join(tmpdir(), 'bench-replay-')), 'kubeconfig');
+  writeFileSync(replayKubeconfig, replay.kubeconfig);
   let simulator: Timeline[] = [];
   const record = (timeline: unknown) => simulator.push(timeline as Timeline);
   subscribe(EXEC_TIMELINE_CHANNEL, record);
@@ -58,18 +69,26 @@ export async function fanOutRuns(
   try {
     for (let round = 0; round < ROUNDS; round++) {
       for (const [size, quota] of quotas) {
-        simulator = (runs.get(size) as Measured).simulator;
-        const run = await clients.worker(bundle, 'fanout', quota);
-        (runs.get(size) as Measured).runs.push(run);
+        const measured = runs.get(size) as Measured;
+        simulator = measured.simulator;
+        measured.runs.push(await clients.worker(bundle, 'fanout', quota));
+        const answered = replay.execs();
+        const replayed = await clients.worker(bundle, 'fanout', quota, replayKubeconfig);
+        measured.replayed.push({ ...replayed, execs: replay.execs() - answered });
       }
     }
   } finally {
     unsubscribe(EXEC_TIMELINE_CHANNEL, record);
     sim.faults.clear('exec');
+    await replay.close();
     for (const quota of quotas.values()) quota?.remove();
   }
   return runs;
 }
+
+/** Each run's wall time over the ideal for the execs it made (execs x 50 ms / 16). */
+const overIdeal = (runs: readonly ClientRun[]) =>
+  runs.map((run) => run.seconds / ((run.execs * EXEC_LATENCY_MS) / 1000 / CONCURRENCY));
 
 /**
  * Per size: the fan-out's wall time, over the ideal for the execs it made (execs x 50 ms / 16),
@@ -93,9 +112,20 @@ export function fanOutFigures(runs: FanOutRuns, options: { limits: boolean }): F
       1,
     );
     figures[`cgroup fan-out${label} / ideal (execs x latency / concurrency)`] = fromRuns(
-      measured.map((run) => run.seconds / ((run.execs * EXEC_LATENCY_MS) / 1000 / CONCURRENCY)),
+      overIdeal(measured),
       2,
       limits ? { atMost: 1.3 } : {},
+    );
+    figures[`cgroup fan-out${label}, every exec answered by a replaying server / ideal`] = fromRuns(
+      overIdeal(sized.replayed),
+      2,
+    );
+    figures[`cgroup fan-out${label}: simulator / replaying server (time, paired)`] = fromRuns(
+      pairedRatios(
+        measured.map((run) => run.seconds),
+        sized.replayed.map((run) => run.seconds),
+      ),
+      2,
     );
     figures[`cgroup fan-out${label}: client CPU per exec (ms)`] = fromRuns(
       measured.map((run) => ((run.cpuSeconds ?? Number.NaN) * 1000) / run.execs),
@@ -112,7 +142,12 @@ export function fanOutFigures(runs: FanOutRuns, options: { limits: boolean }): F
     );
     figures[`cgroup fan-out${label}: median exec at the simulator (ms after its upgrade arrived)`] =
       timelineText(medianTimeline(sized.simulator));
-    figures[`cgroup fan-out${label}: verdicts`] = [...new Set(measured.map((run) => run.verdict))].join(', ');
+    figures[`cgroup fan-out${label}: median exec at the client, replaying server`] = timelineText(
+      medianTimeline(sized.replayed.flatMap((run) => (run.execTimeline ? [run.execTimeline] : []))),
+    );
+    figures[`cgroup fan-out${label}: verdicts`] = [
+      ...new Set([...measured, ...sized.replayed].map((run) => run.verdict)),
+    ].join(', ');
   }
   return figures;
 }

@@ -61,11 +61,14 @@ export function clientsOf(sim: Sim) {
 
   return {
     kubeconfig,
-    /** The bundled worker child in `mode`, optionally inside a CPU quota. */
-    async worker(bundle: string, mode: string, quota?: CpuQuota): Promise<ClientRun> {
+    /**
+     * The bundled worker child in `mode`, optionally inside a CPU quota, and through another
+     * server in front of the simulator (a kubeconfig file naming it).
+     */
+    async worker(bundle: string, mode: string, quota?: CpuQuota, through = kubeconfig): Promise<ClientRun> {
       const command = quota
-        ? quota.wrap(process.execPath, [bundle, mode, kubeconfig])
-        : { file: process.execPath, args: [bundle, mode, kubeconfig] };
+        ? quota.wrap(process.execPath, [bundle, mode, through])
+        : { file: process.execPath, args: [bundle, mode, through] };
       const finished = await measure(() => runMeasured(command.file, command.args));
       const child = lastJsonLine<{
         seconds: number;
