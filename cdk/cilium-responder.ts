@@ -22,7 +22,7 @@ import { TEAM_CATALOG_ENV, teamCatalogJson } from '../runbooks/team-catalog.ts';
 import { CONSOLE_URL_ENV } from '../src/chat/console-link.ts';
 import { parseConfig } from '../src/config/load.ts';
 import { deployOf, type ResponderConfig, SCHEDULE_NAME_PREFIX } from '../src/config/schema.ts';
-import { RUNS_BY_CLUSTER, RUNS_BY_TIME, TTL_ATTRIBUTE } from '../src/store/dynamodb/layout.ts';
+import { RUN_INDEXES, TTL_ATTRIBUTE } from '../src/store/dynamodb/layout.ts';
 import { addAccessEntries, type RegionScope, sameAccountClusters } from './access-entries.ts';
 import { ALARM_PERIOD, AlarmTopic } from './alarm-topic.ts';
 import { alarmEventPattern, awsNameProblems } from './aws-limits.ts';
@@ -124,7 +124,7 @@ export class CiliumResponder extends Construct {
       encryption: TableEncryption.AWS_MANAGED,
       removalPolicy: RemovalPolicy.RETAIN,
     });
-    for (const index of [RUNS_BY_CLUSTER, RUNS_BY_TIME]) {
+    for (const index of RUN_INDEXES) {
       this.table.addGlobalSecondaryIndex({
         indexName: index.indexName,
         partitionKey: { name: index.partitionKey, type: AttributeType.STRING },

@@ -11,6 +11,7 @@ import { TABLE_OPERATIONS } from '../../cdk/table-grants.ts';
 import { RUNBOOK_IDS } from '../../runbooks/catalog.ts';
 import { parseConfig } from '../../src/config/load.ts';
 import { deployOf } from '../../src/config/schema.ts';
+import { tableDefinition } from '../../src/store/dynamodb/layout.ts';
 
 const CONFIG_TEXT = `
 clusters:
@@ -207,6 +208,17 @@ describe('ResponderStack', () => {
         PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
       }),
     });
+  });
+
+  it("gives the table the runs' indexes the store queries, as local tables have them", () => {
+    const [table] = Object.values(template.findResources('AWS::DynamoDB::Table'));
+    const local = tableDefinition('local');
+    const shape = (indexes: { IndexName?: string; KeySchema?: unknown; Projection?: unknown }[]) =>
+      indexes.map(({ IndexName, KeySchema, Projection }) => ({ IndexName, KeySchema, Projection }));
+    expect(shape(table?.Properties.GlobalSecondaryIndexes)).toEqual(
+      shape(local.GlobalSecondaryIndexes ?? []),
+    );
+    expect(new Set(table?.Properties.AttributeDefinitions)).toEqual(new Set(local.AttributeDefinitions));
   });
 
   it('maps the worker into each same-account EKS cluster, and may assume only the configured role', () => {

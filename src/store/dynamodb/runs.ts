@@ -3,15 +3,20 @@ import { runOrderKey } from '../run-order.ts';
 import { collectPages } from '../run-pages.ts';
 import type { RunExpectation, RunPageQuery, RunRecord, RunStore } from '../types.ts';
 import { conditionally } from './conditional.ts';
-import { clusterRuns, RUN_FEED, RUNS_BY_CLUSTER, RUNS_BY_TIME, runKey } from './layout.ts';
+import {
+  FILTER_INDEXES,
+  RUN_FEED,
+  RUN_FILTER_FIELDS,
+  RUNS_BY_TIME,
+  type RunIndex,
+  runKey,
+} from './layout.ts';
 
 /**
- * How many index items one page may read (the items a filter drops count too), so a page through
- * a narrow filter answers within a request's time and says where to go on.
+ * How many index items one page may read, so a page answers within a request's time and says
+ * where to go on (a large page of large runs reads 1 MB at a time).
  */
 export const PAGE_READ_BUDGET = 2_000;
-/** Items a filtered query reads at a time: a runbook or verdict keeps only some of them. */
-const FILTERED_READ = 500;
 
 /** Optional fields left undefined cannot be marshalled; a JSON copy drops them at any depth. */
 function storable(record: RunRecord): RunRecord {
@@ -50,39 +55,46 @@ function orderRange({ since, after }: RunPageQuery): { clause?: string; values: 
   return { values: {} };
 }
 
-/**
- * The Query for a page, newest first: the cluster's index when a cluster is asked for, else the
- * feed of every run; `since` and the cursor bound the sort key; runbook, verdict and source, a
- * handful of values each, filter what the index gives.
- */
+/** The index whose key is exactly the fields asked for (the feed when none), and that key. */
+function indexFor(query: RunPageQuery): { index: RunIndex; key: string } {
+  const asked = RUN_FILTER_FIELDS.filter((field) => query[field] !== undefined);
+  const filter = FILTER_INDEXES.find(
+    (candidate) =>
+      candidate.fields.length === asked.length && candidate.fields.every((field, i) => field === asked[i]),
+  );
+  if (!filter) return { index: RUNS_BY_TIME, key: RUN_FEED };
+  return { index: filter.index, key: filter.key(asked.map((field) => query[field] as string)) };
+}
+
+/** The Query for a page, newest first: one key of one index; `since` and the cursor bound the sort key. */
 function pageQuery(table: string, query: RunPageQuery) {
-  const index = query.cluster === undefined ? RUNS_BY_TIME : RUNS_BY_CLUSTER;
+  const { index, key } = indexFor(query);
   const range = orderRange(query);
-  const filters = (['runbook', 'verdict', 'source'] as const).filter((field) => query[field] !== undefined);
   return {
     TableName: table,
     IndexName: index.indexName,
     KeyConditionExpression: ['#partition = :partition', ...(range.clause ? [range.clause] : [])].join(
       ' AND ',
     ),
-    ...(filters.length > 0
-      ? { FilterExpression: filters.map((field) => `#record.#${field} = :${field}`).join(' AND ') }
-      : {}),
     ExpressionAttributeNames: {
       '#partition': index.partitionKey,
       ...(range.clause ? { '#order': index.sortKey } : {}),
-      ...(filters.length > 0 ? { '#record': 'record' } : {}),
-      ...Object.fromEntries(filters.map((field) => [`#${field}`, field])),
     },
-    ExpressionAttributeValues: {
-      ':partition': query.cluster === undefined ? RUN_FEED : clusterRuns(query.cluster),
-      ...range.values,
-      ...Object.fromEntries(filters.map((field) => [`:${field}`, query[field]])),
-    },
+    ExpressionAttributeValues: { ':partition': key, ...range.values },
     ScanIndexForward: false,
     // One more than asked tells whether this is the last page; BETWEEN gives `after` back too.
-    Limit: filters.length > 0 ? FILTERED_READ : query.limit + 1 + (range.values[':after'] ? 1 : 0),
+    Limit: query.limit + 1 + (range.values[':after'] ? 1 : 0),
   };
+}
+
+/** Each combination's key this run has every field of: the indexes it is listed in. */
+function filterKeys(record: RunRecord): Record<string, string> {
+  const keys: Record<string, string> = {};
+  for (const { fields, index, key } of FILTER_INDEXES) {
+    const values = fields.map((field) => record[field]);
+    if (values.every((value) => value !== undefined)) keys[index.partitionKey] = key(values as string[]);
+  }
+  return keys;
 }
 
 export function dynamoRuns(
@@ -92,7 +104,7 @@ export function dynamoRuns(
 ): RunStore {
   const item = (record: RunRecord) => ({
     ...runKey(record.runId),
-    [RUNS_BY_CLUSTER.partitionKey]: clusterRuns(record.cluster),
+    ...filterKeys(record),
     [RUNS_BY_TIME.partitionKey]: RUN_FEED,
     [RUNS_BY_TIME.sortKey]: runOrderKey(record),
     record: storable(record),
