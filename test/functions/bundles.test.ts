@@ -49,3 +49,43 @@ describe('the Lambda bundles', () => {
     expect(imports).toContain('@aws-sdk/client-eks');
   }, 60_000);
 });
+
+/**
+ * The inputs a function's cold start evaluates: those its entry reaches by static imports. Split
+ * as esbuild splits (what a dynamic import reaches lands in a chunk of its own), then the chunks
+ * the entry statically imports, followed transitively.
+ */
+async function loadedAtStart(entry: string): Promise<string[]> {
+  const result = await build({
+    entryPoints: [entry],
+    bundle: true,
+    splitting: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node22',
+    write: false,
+    metafile: true,
+    outdir: 'out',
+    mainFields: ['module', 'main'],
+    logLevel: 'silent',
+  });
+  const outputs = (result.metafile as Metafile).outputs;
+  const start = Object.keys(outputs).find((path) => outputs[path]?.entryPoint === entry) as string;
+  const loaded = new Set([start]);
+  for (const path of loaded)
+    for (const imported of outputs[path]?.imports ?? [])
+      if (imported.kind === 'import-statement' && outputs[imported.path]) loaded.add(imported.path);
+  return [...loaded].flatMap((path) => Object.keys(outputs[path]?.inputs ?? {}));
+}
+
+describe("the http function's cold start", () => {
+  it('loads neither the web console (its pages, jose, openid-client) nor Slack’s Web API client: the requests that need them load them', async () => {
+    const inputs = await loadedAtStart('functions/http.ts');
+    const heavy =
+      /node_modules\/(jose|openid-client|oauth4webapi|@slack\/web-api)\/|^functions\/console\/(?!aws-console|console-secret)/;
+    expect(inputs.filter((path) => heavy.test(path))).toEqual([]);
+    // What every request needs is there.
+    expect(inputs).toContain('functions/http-app.ts');
+    expect(inputs.some((path) => path.includes('node_modules/yaml/'))).toBe(true);
+  }, 60_000);
+});
