@@ -76,8 +76,11 @@ async function runSession(
     if (aborted.signal.aborted || output.dropped) return;
     const payload = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
     const allowed = output.take(payload);
-    if (channel === Channel.stdout && allowed.length > 0) timeline.mark('first stdout sent');
+    const stdout = channel === Channel.stdout && allowed.length > 0;
+    if (stdout) timeline.mark('first stdout queued');
     ws.send(encodeFrame(protocol, channel, allowed), () => {
+      // Written to the socket, which can be an event-loop turn after the send.
+      if (stdout) timeline.mark('first stdout written');
       if (output.dropped) ws.terminate();
     });
   };
@@ -109,8 +112,9 @@ async function runSession(
   }
   if (aborted.signal.aborted || output.dropped) return;
   const payload = statusPayload(protocol, finalStatus(protocol, exec.command, outcome));
-  if (payload) ws.send(encodeFrame(protocol, Channel.error, payload));
-  timeline.mark('exit status sent');
+  timeline.mark('exit status queued');
+  if (payload)
+    ws.send(encodeFrame(protocol, Channel.error, payload), () => timeline.mark('exit status written'));
   ws.close(1000);
 }
 

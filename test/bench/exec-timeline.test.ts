@@ -18,8 +18,10 @@ const CLIENT_MOMENTS = [
 const SIMULATOR_MOMENTS = [
   'latency served',
   '101 written',
-  'first stdout sent',
-  'exit status sent',
+  'first stdout queued',
+  'first stdout written',
+  'exit status queued',
+  'exit status written',
   'closed',
 ];
 
@@ -30,7 +32,7 @@ beforeAll(async () => {
 afterAll(() => sim.close());
 
 describe('exec timelines', () => {
-  it('show each exec moment by moment, in order, at the client and at the simulator', async () => {
+  it('show each exec moment by moment at the client and at the simulator', async () => {
     const client = recordClientExecs();
     const simulator: Timeline[] = [];
     const record = (timeline: unknown) => simulator.push(timeline as Timeline);
@@ -56,7 +58,11 @@ describe('exec timelines', () => {
     const atClient = medianTimeline(client);
     expect(Object.keys(atClient)).toEqual(CLIENT_MOMENTS);
     const atSimulator = medianTimeline(simulator);
-    expect(Object.keys(atSimulator)).toEqual(SIMULATOR_MOMENTS);
+    // A frame reaches the socket once the write before it has (an event-loop turn later, maybe
+    // after later frames were queued), so only queued-before-written is fixed.
+    expect(Object.keys(atSimulator).sort()).toEqual([...SIMULATOR_MOMENTS].sort());
+    for (const frame of ['first stdout', 'exit status'])
+      expect(atSimulator[`${frame} written`]).toBeGreaterThanOrEqual(atSimulator[`${frame} queued`] ?? 0);
     // The injected latency is served before the 101, on both sides.
     expect(atSimulator['latency served']).toBeGreaterThanOrEqual(29);
     expect((atClient['101 received'] ?? 0) - (atClient['upgrade written'] ?? 0)).toBeGreaterThanOrEqual(29);
