@@ -7,8 +7,8 @@ import { errors } from './status.ts';
 /**
  * A multi-version object store, like etcd behind kube-apiserver: every write gets the next global
  * revision, and a read can ask for the state at any revision not yet compacted. Lists page through
- * a consistent snapshot without copying the store: keys stay sorted, and each key keeps the chain of
- * its versions, so a page at revision R simply skips versions newer than R.
+ * a consistent snapshot without copying the store: keys stay sorted, and each key keeps its latest
+ * version linked to the ones before, so a page at revision R simply skips versions newer than R.
  */
 
 export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED';
@@ -21,21 +21,17 @@ export interface StoreEvent {
 }
 
 /**
- * A generated object kept as the facts it was made from, built into the full object only when
+ * One version of an object, linked to the one before it. A generated object can be kept as the
+ * facts it was made from (`make` set, `object` the facts), built into the full object only when
  * read: a 3-million-pod cluster then holds its pods as small rows that share their workload's
  * frozen parts. `make` must be pure, so every read sees the same object.
  */
-class Compact {
-  constructor(
-    readonly facts: unknown,
-    readonly make: (facts: unknown) => KubeObject,
-  ) {}
-}
-
 interface Version {
   revision: number;
   /** null marks a deletion. */
-  object: KubeObject | Compact | null;
+  object: unknown;
+  make: ((facts: unknown) => KubeObject) | undefined;
+  previous: Version | undefined;
 }
 
 /** The stored object with the version's resourceVersion, as every read returns it. */
@@ -44,8 +40,10 @@ function atRevision(made: KubeObject, revision: number): KubeObject {
 }
 
 function objectOf(version: Version | undefined): KubeObject | null {
-  const stored = version?.object ?? null;
-  return stored instanceof Compact ? atRevision(stored.make(stored.facts), version?.revision ?? 0) : stored;
+  if (!version) return null;
+  return version.make
+    ? atRevision(version.make(version.object), version.revision)
+    : (version.object as KubeObject | null);
 }
 
 export interface ListOptions {
@@ -88,7 +86,8 @@ export interface StoreOptions {
 }
 
 class Table {
-  readonly versions = new Map<string, Version[]>();
+  /** The latest version of each key. */
+  readonly versions = new Map<string, Version>();
   /** Keys in order; may include keys whose latest version is a deletion (until compaction). */
   sorted: string[] = [];
   private pending: string[] = [];
@@ -142,9 +141,8 @@ function lowerBound(keys: readonly string[], key: string): number {
   return lo;
 }
 
-function visibleAt(chain: readonly Version[], revision: number): KubeObject | null {
-  for (let i = chain.length - 1; i >= 0; i--) {
-    const version = chain[i] as Version;
+function visibleAt(latest: Version | undefined, revision: number): KubeObject | null {
+  for (let version = latest; version; version = version.previous) {
     if (version.revision <= revision) return objectOf(version);
   }
   return null;
@@ -189,8 +187,9 @@ export class Store extends EventEmitter<{ event: [StoreEvent] }> {
     namespace: string | undefined,
     name: string,
   ): T | undefined {
-    const chain = this.table(type).versions.get(objectKey(namespace, name));
-    return (objectOf(chain?.[chain.length - 1]) ?? undefined) as T | undefined;
+    return (objectOf(this.table(type).versions.get(objectKey(namespace, name))) ?? undefined) as
+      | T
+      | undefined;
   }
 
   /** Like get, but a missing object is the API's 404. */
@@ -215,14 +214,14 @@ export class Store extends EventEmitter<{ event: [StoreEvent] }> {
     };
     if (!type.namespaced) delete metadata.namespace;
     const object = deepFreeze({ ...input, metadata }) as T;
-    this.insert(type, key, { revision, object });
+    this.insert(type, key, revision, object);
     this.emit('event', { type: 'ADDED', resource: type, object, revision });
     return object;
   }
 
   /**
    * Creates an object of a namespaced resource that is stored as `facts` and rebuilt by `make` on
-   * every read (see Compact). `make` gives the whole object but its resourceVersion: uid and
+   * every read (see Version). `make` gives the whole object but its resourceVersion: uid and
    * creationTimestamp included. Writes to it store full objects over it, as for any other.
    */
   createCompact<F, T extends KubeObject>(type: ResourceType, facts: F, make: (facts: F) => T): T {
@@ -235,7 +234,7 @@ export class Store extends EventEmitter<{ event: [StoreEvent] }> {
     }
     const key = this.freeKey(type, made);
     const revision = ++this.revisionCounter;
-    this.insert(type, key, { revision, object: new Compact(facts, make as (facts: unknown) => KubeObject) });
+    this.insert(type, key, revision, facts, make as (facts: unknown) => KubeObject);
     const object = atRevision(made, revision) as T;
     this.emit('event', { type: 'ADDED', resource: type, object, revision });
     return object;
@@ -245,20 +244,33 @@ export class Store extends EventEmitter<{ event: [StoreEvent] }> {
   private freeKey(type: ResourceType, input: KubeObject): string {
     const { namespace, name } = input.metadata;
     const key = objectKey(type.namespaced ? namespace : undefined, name);
-    const chain = this.table(type).versions.get(key);
-    if (chain?.[chain.length - 1]?.object) throw errors.alreadyExists(type, name);
+    if (this.table(type).versions.get(key)?.object) throw errors.alreadyExists(type, name);
     return key;
   }
 
-  private insert(type: ResourceType, key: string, version: Version): void {
+  private insert(
+    type: ResourceType,
+    key: string,
+    revision: number,
+    object: unknown,
+    make?: (facts: unknown) => KubeObject,
+  ): void {
     const table = this.table(type);
-    const chain = table.versions.get(key);
-    if (chain) chain.push(version);
-    else {
-      table.versions.set(key, [version]);
-      table.addKey(key);
-    }
+    if (!this.push(table, key, revision, object, make)) table.addKey(key);
     table.live++;
+  }
+
+  /** Makes this the key's latest version; false when the key had none. */
+  private push(
+    table: Table,
+    key: string,
+    revision: number,
+    object: unknown,
+    make?: (facts: unknown) => KubeObject,
+  ): boolean {
+    const previous = table.versions.get(key);
+    table.versions.set(key, { revision, object, make, previous });
+    return previous !== undefined;
   }
 
   /**
@@ -292,9 +304,7 @@ export class Store extends EventEmitter<{ event: [StoreEvent] }> {
         resourceVersion: String(revision),
       },
     }) as T;
-    this.table(type)
-      .versions.get(objectKey(type.namespaced ? namespace : undefined, name))
-      ?.push({ revision, object });
+    this.push(this.table(type), objectKey(type.namespaced ? namespace : undefined, name), revision, object);
     this.emit('event', { type: 'MODIFIED', resource: type, object, revision });
     return object;
   }
@@ -339,9 +349,7 @@ export class Store extends EventEmitter<{ event: [StoreEvent] }> {
         deletionTimestamp: this.timestamp(),
       },
     }) as T;
-    table.versions
-      .get(objectKey(type.namespaced ? namespace : undefined, name))
-      ?.push({ revision, object: null });
+    this.push(table, objectKey(type.namespaced ? namespace : undefined, name), revision, null);
     table.live--;
     this.emit('event', { type: 'DELETED', resource: type, object, revision });
     return object;
@@ -369,7 +377,7 @@ export class Store extends EventEmitter<{ event: [StoreEvent] }> {
     for (; index < keys.length; index++) {
       const key = keys[index] as string;
       if (prefix && !key.startsWith(prefix)) break;
-      const object = visibleAt(table.versions.get(key) ?? [], revision);
+      const object = visibleAt(table.versions.get(key), revision);
       if (!object || (options.filter && !options.filter(object))) continue;
       if (items.length === limit) {
         const counted =
@@ -406,11 +414,13 @@ export class Store extends EventEmitter<{ event: [StoreEvent] }> {
   /** The changes to one resource after `revision`, oldest first, rebuilt from the version chains. */
   changesSince(type: ResourceType, revision: number): StoreEvent[] {
     const events: StoreEvent[] = [];
-    for (const chain of this.table(type).versions.values()) {
-      for (let i = 0; i < chain.length; i++) {
-        const version = chain[i] as Version;
-        if (version.revision <= revision) continue;
-        const previous = objectOf(chain[i - 1]);
+    for (const latest of this.table(type).versions.values()) {
+      for (
+        let version: Version | undefined = latest;
+        version && version.revision > revision;
+        version = version.previous
+      ) {
+        const previous = objectOf(version.previous);
         const object = objectOf(version);
         if (object) {
           events.push({
@@ -436,16 +446,11 @@ export class Store extends EventEmitter<{ event: [StoreEvent] }> {
     this.compactedRevision = Math.max(this.compactedRevision, revision);
     for (const table of this.tables.values()) {
       let removedKeys = false;
-      for (const [key, chain] of table.versions) {
-        let keepFrom = 0;
-        for (let i = chain.length - 1; i >= 0; i--) {
-          if ((chain[i] as Version).revision <= revision) {
-            keepFrom = i;
-            break;
-          }
-        }
-        if (keepFrom > 0) chain.splice(0, keepFrom);
-        if (chain.length === 1 && chain[0]?.object === null && chain[0].revision <= revision) {
+      for (const [key, latest] of table.versions) {
+        let kept: Version | undefined = latest;
+        while (kept && kept.revision > revision) kept = kept.previous;
+        if (kept) kept.previous = undefined;
+        if (latest.object === null && latest.revision <= revision) {
           table.versions.delete(key);
           removedKeys = true;
         }
