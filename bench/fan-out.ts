@@ -36,15 +36,17 @@ const sizeLabel = (size: Size) =>
 /**
  * The cgroup check in the bundled worker with every exec taking 50 ms at the simulator, round by
  * round for each size: the whole machine, and inside the CPU quota of each Lambda memory size.
- * Each run is followed by the same run through a server that answers every exec with the frames
- * the simulator sent for that command (bench/replay-exec-server.ts): what the simulator's own
- * exec path costs the fan-out, apart from the client's.
+ * At the sizes in `replayedAt`, each run is followed by the same run through a server that answers
+ * every exec with the frames the simulator sent for that command (bench/replay-exec-server.ts):
+ * what the simulator's own exec path costs the fan-out, apart from the client's. One size is
+ * enough to tell them apart, and each replayed run is as long as the run it follows.
  */
 export async function fanOutRuns(
   sim: Sim,
   clients: ReturnType<typeof clientsOf>,
   bundle: string,
   sizes: readonly Size[],
+  replayedAt: readonly Size[] = [],
 ): Promise<FanOutRuns> {
   const runs: FanOutRuns = new Map();
   const quotas = new Map<Size, CpuQuota | undefined>();
@@ -72,6 +74,7 @@ export async function fanOutRuns(
         const measured = runs.get(size) as Measured;
         simulator = measured.simulator;
         measured.runs.push(await clients.worker(bundle, 'fanout', quota));
+        if (!replayedAt.includes(size)) continue;
         const answered = replay.execs();
         const replayed = await clients.worker(bundle, 'fanout', quota, replayKubeconfig);
         measured.replayed.push({ ...replayed, execs: replay.execs() - answered });
@@ -116,17 +119,6 @@ export function fanOutFigures(runs: FanOutRuns, options: { limits: boolean }): F
       2,
       limits ? { atMost: 1.3 } : {},
     );
-    figures[`cgroup fan-out${label}, every exec answered by a replaying server / ideal`] = fromRuns(
-      overIdeal(sized.replayed),
-      2,
-    );
-    figures[`cgroup fan-out${label}: simulator / replaying server (time, paired)`] = fromRuns(
-      pairedRatios(
-        measured.map((run) => run.seconds),
-        sized.replayed.map((run) => run.seconds),
-      ),
-      2,
-    );
     figures[`cgroup fan-out${label}: client CPU per exec (ms)`] = fromRuns(
       measured.map((run) => ((run.cpuSeconds ?? Number.NaN) * 1000) / run.execs),
       2,
@@ -142,12 +134,30 @@ export function fanOutFigures(runs: FanOutRuns, options: { limits: boolean }): F
     );
     figures[`cgroup fan-out${label}: median exec at the simulator (ms after its upgrade arrived)`] =
       timelineText(medianTimeline(sized.simulator));
-    figures[`cgroup fan-out${label}: median exec at the client, replaying server`] = timelineText(
-      medianTimeline(sized.replayed.flatMap((run) => (run.execTimeline ? [run.execTimeline] : []))),
-    );
+    if (sized.replayed.length > 0) Object.assign(figures, replayFigures(label, sized));
     figures[`cgroup fan-out${label}: verdicts`] = [
       ...new Set([...measured, ...sized.replayed].map((run) => run.verdict)),
     ].join(', ');
   }
+  return figures;
+}
+
+/** The same runs through the replaying server, beside the simulator's. */
+function replayFigures(label: string, sized: Measured): Figures {
+  const figures: Figures = {};
+  figures[`cgroup fan-out${label}, every exec answered by a replaying server / ideal`] = fromRuns(
+    overIdeal(sized.replayed),
+    2,
+  );
+  figures[`cgroup fan-out${label}: simulator / replaying server (time, paired)`] = fromRuns(
+    pairedRatios(
+      sized.runs.map((run) => run.seconds),
+      sized.replayed.map((run) => run.seconds),
+    ),
+    2,
+  );
+  figures[`cgroup fan-out${label}: median exec at the client, replaying server`] = timelineText(
+    medianTimeline(sized.replayed.flatMap((run) => (run.execTimeline ? [run.execTimeline] : []))),
+  );
   return figures;
 }

@@ -89,7 +89,7 @@ export async function healthyWorkerBench(nodes: number): Promise<Figures> {
       ...(await clientNodeFigures(clients, bundle)),
     };
     settle();
-    const fanOut: FanOutRuns = await fanOutRuns(sim, clients, bundle, [undefined, 1024, 1769]);
+    const fanOut: FanOutRuns = await fanOutRuns(sim, clients, bundle, [undefined, 1024, 1769], [1769]);
     return { ...figures, ...fanOutFigures(fanOut, { limits: true }) };
   } finally {
     await sim.close();
