@@ -18,11 +18,10 @@ import {
   BYSTANDER,
   commandBody,
   fixtureJson,
-  OPERATOR_TOKEN,
   RUNBOOK_IDS,
   recordingQueue,
-  SLACK_SECRET,
   signedHeaders,
+  TEST_SECRETS,
   testConfig,
 } from '../functions/harness.ts';
 import { seriousViolations } from '../helpers/axe.ts';
@@ -90,11 +89,7 @@ describe('the web console in a real browser', { timeout: 180_000 }, () => {
     });
     http = createHttpApp({
       app: responder,
-      secrets: {
-        slackSigningSecret: SLACK_SECRET,
-        alertmanagerToken: ALERTMANAGER_TOKEN,
-        operatorToken: OPERATOR_TOKEN,
-      },
+      secrets: TEST_SECRETS,
       console: {
         // Plain http on the loopback, as `responder serve`: the cookie cannot be Secure here.
         session: { secret: 'browser-test-console-secret-0123456789abcdef', secure: false },

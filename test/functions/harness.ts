@@ -149,6 +149,13 @@ export function appOf(dispatch: Omit<DispatchContext, 'runbookInfo'>): App {
   });
 }
 
+/** The http app's secrets in tests: Slack's signing secret, the webhook and operator tokens. */
+export const TEST_SECRETS = {
+  slackSigningSecret: SLACK_SECRET,
+  alertmanagerToken: ALERTMANAGER_TOKEN,
+  operatorToken: OPERATOR_TOKEN,
+};
+
 export interface AppUnderTest {
   app: ReturnType<typeof createHttpApp>;
   dispatch: DispatchContext;
@@ -181,11 +188,7 @@ export function appUnderTest(
   };
   const app = createHttpApp({
     app: appOf(dispatch),
-    secrets: {
-      slackSigningSecret: SLACK_SECRET,
-      alertmanagerToken: ALERTMANAGER_TOKEN,
-      operatorToken: OPERATOR_TOKEN,
-    },
+    secrets: TEST_SECRETS,
     ...(options.maxBodyBytes ? { maxBodyBytes: options.maxBodyBytes } : {}),
     ...(options.onTooLarge ? { onTooLarge: options.onTooLarge } : {}),
   });

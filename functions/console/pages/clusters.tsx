@@ -6,6 +6,7 @@ import type { BrakeState } from '../../../src/store/types.ts';
 import type { Session } from '../session.ts';
 import { Layout } from './layout.tsx';
 import { runLink } from './runs.tsx';
+import { Table } from './table.tsx';
 
 function Brake({ brake }: { brake: BrakeState }) {
   const frees = brake.used > 0 ? `; the oldest stops counting at ${brake.windowEndsAt}` : '';
@@ -40,22 +41,11 @@ export function ClustersPage(props: { session: Session; clusters: readonly Clust
         <section>
           <h2>{cluster.cluster}</h2>
           <Brake brake={cluster.brake} />
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">runbook</th>
-                <th scope="col">last run</th>
-                <th scope="col">verdict</th>
-                <th scope="col">diagnosis</th>
-                <th scope="col">lease</th>
-              </tr>
-            </thead>
-            <tbody>
-              {cluster.runbooks.map((entry) => (
-                <RunbookRow entry={entry} />
-              ))}
-            </tbody>
-          </table>
+          <Table
+            columns={['runbook', 'last run', 'verdict', 'diagnosis', 'lease']}
+            rows={cluster.runbooks}
+            row={(entry) => <RunbookRow entry={entry} />}
+          />
         </section>
       ))}
     </Layout>

@@ -3,38 +3,29 @@
 import { formatDuration } from '../../../src/chat/report-summary.ts';
 import type { StepReport } from '../../../src/engine/types.ts';
 import type { Problem } from '../../../src/report/summary.ts';
+import { Table } from './table.tsx';
 
 /** Each problem once, worst first, in its state: the report model's table. */
 export function Problems({ found }: { found: readonly Problem[] }) {
   if (found.length === 0) return <p>No problems found.</p>;
   return (
-    <table>
-      <thead>
+    <Table
+      columns={['state', 'severity', 'problem', 'target', 'what', 'fix by hand']}
+      rows={found}
+      row={(problem) => (
         <tr>
-          <th scope="col">state</th>
-          <th scope="col">severity</th>
-          <th scope="col">problem</th>
-          <th scope="col">target</th>
-          <th scope="col">what</th>
-          <th scope="col">fix by hand</th>
+          <td class={`state-${problem.state}`}>{problem.state}</td>
+          <td>{problem.severity}</td>
+          <td>{problem.code}</td>
+          <td>{problem.target}</td>
+          <td>
+            {problem.message}
+            {problem.because ? ` (${problem.because})` : ''}
+          </td>
+          <td>{problem.state !== 'fixed' ? (problem.fix ?? '') : ''}</td>
         </tr>
-      </thead>
-      <tbody>
-        {found.map((problem) => (
-          <tr>
-            <td class={`state-${problem.state}`}>{problem.state}</td>
-            <td>{problem.severity}</td>
-            <td>{problem.code}</td>
-            <td>{problem.target}</td>
-            <td>
-              {problem.message}
-              {problem.because ? ` (${problem.because})` : ''}
-            </td>
-            <td>{problem.state !== 'fixed' ? (problem.fix ?? '') : ''}</td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
+      )}
+    />
   );
 }
 

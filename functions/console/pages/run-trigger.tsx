@@ -2,6 +2,7 @@
 /** @jsxImportSource hono/jsx */
 import type { RunRecord, RunTrigger } from '../../../src/store/types.ts';
 import type { Alert } from '../../../src/triggers/types.ts';
+import { Table } from './table.tsx';
 
 function Pairs({ values }: { values: Record<string, string> }) {
   const entries = Object.entries(values);
@@ -39,22 +40,11 @@ function Alerts({ trigger }: { trigger: RunTrigger }) {
   const more = trigger.alertCount - trigger.alerts.length;
   return (
     <>
-      <table>
-        <thead>
-          <tr>
-            <th scope="col">alert</th>
-            <th scope="col">status</th>
-            <th scope="col">since</th>
-            <th scope="col">labels</th>
-            <th scope="col">annotations</th>
-          </tr>
-        </thead>
-        <tbody>
-          {trigger.alerts.map((alert) => (
-            <AlertRow alert={alert} />
-          ))}
-        </tbody>
-      </table>
+      <Table
+        columns={['alert', 'status', 'since', 'labels', 'annotations']}
+        rows={trigger.alerts}
+        row={(alert) => <AlertRow alert={alert} />}
+      />
       {more > 0 ? <p>…and {more} more alerts in the group.</p> : null}
     </>
   );

@@ -8,6 +8,7 @@ import { Layout } from './layout.tsx';
 import { Problems, Steps } from './run-steps.tsx';
 import { TriggerSection } from './run-trigger.tsx';
 import { runLink } from './runs.tsx';
+import { Table } from './table.tsx';
 
 export interface RunView {
   session: Session;
@@ -35,24 +36,17 @@ function Params({ record }: { record: RunRecord }) {
   const params = Object.entries(record.params ?? {});
   if (params.length === 0) return <p>No params: the runbook's defaults.</p>;
   return (
-    <table>
-      <thead>
+    <Table
+      columns={['param', 'value', 'set by']}
+      rows={params}
+      row={([key, value]) => (
         <tr>
-          <th scope="col">param</th>
-          <th scope="col">value</th>
-          <th scope="col">set by</th>
+          <td>{key}</td>
+          <td>{JSON.stringify(value)}</td>
+          <td>{record.paramsBy?.[key] ?? ''}</td>
         </tr>
-      </thead>
-      <tbody>
-        {params.map(([key, value]) => (
-          <tr>
-            <td>{key}</td>
-            <td>{JSON.stringify(value)}</td>
-            <td>{record.paramsBy?.[key] ?? ''}</td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
+      )}
+    />
   );
 }
 

@@ -5,6 +5,7 @@ import { VERDICT_WORD } from '../../../src/report/summary.ts';
 import type { RunRecord } from '../../../src/store/types.ts';
 import type { Session } from '../session.ts';
 import { Layout } from './layout.tsx';
+import { Table } from './table.tsx';
 
 /** The filters the runs list takes, as the query string carries them. */
 export const RUN_FILTERS = ['cluster', 'runbook', 'verdict', 'source'] as const;
@@ -75,23 +76,11 @@ export function RunsPage(view: RunsView) {
       </form>
       {view.error ? <p class="error">{view.error}</p> : null}
       {view.page ? (
-        <table>
-          <thead>
-            <tr>
-              <th scope="col">queued (UTC)</th>
-              <th scope="col">cluster</th>
-              <th scope="col">runbook</th>
-              <th scope="col">verdict</th>
-              <th scope="col">source</th>
-              <th scope="col">diagnosis</th>
-            </tr>
-          </thead>
-          <tbody>
-            {view.page.runs.map((run) => (
-              <Row run={run} />
-            ))}
-          </tbody>
-        </table>
+        <Table
+          columns={['queued (UTC)', 'cluster', 'runbook', 'verdict', 'source', 'diagnosis']}
+          rows={view.page.runs}
+          row={(run) => <Row run={run} />}
+        />
       ) : null}
       {view.page && view.page.runs.length === 0 ? <p>No runs here.</p> : null}
       {next ? <a href={`/ui/runs?${nextQuery}`}>Older runs</a> : null}

@@ -7,13 +7,11 @@ import type { DispatchContext } from '../../../src/routing/dispatch.ts';
 import { memoryStore } from '../../../src/store/index.ts';
 import type { StateStore } from '../../../src/store/types.ts';
 import {
-  ALERTMANAGER_TOKEN,
   APPROVER,
   appOf,
-  OPERATOR_TOKEN,
   RUNBOOK_IDS,
   recordingQueue,
-  SLACK_SECRET,
+  TEST_SECRETS,
   testClock,
   testConfig,
 } from '../harness.ts';
@@ -62,11 +60,7 @@ export function consoleUnderTest(
   const responder = appOf(dispatch);
   const http = createHttpApp({
     app: responder,
-    secrets: {
-      slackSigningSecret: SLACK_SECRET,
-      alertmanagerToken: ALERTMANAGER_TOKEN,
-      operatorToken: OPERATOR_TOKEN,
-    },
+    secrets: TEST_SECRETS,
     console: {
       session: { secret: options.secret ?? CONSOLE_SECRET, secure: options.secure ?? true },
       signIn: [local.method, anyoneSignIn],

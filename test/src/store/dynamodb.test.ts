@@ -1,7 +1,7 @@
 import { DynamoDBDocumentClient, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { dynamoRuns } from '../../../src/store/dynamodb/runs.ts';
-import { dynamoStore, type RunPage, type StateStore } from '../../../src/store/index.ts';
+import { dynamoStore, type StateStore } from '../../../src/store/index.ts';
 import { type LocalDynamoDB, startLocalDynamoDB } from './local-dynamodb.ts';
 import { describeRunPages } from './run-pages-suite.ts';
 import { describeStateStore, run } from './state-store-suite.ts';
