@@ -15,6 +15,8 @@ const NON_IDENTITY_LABELS = new Set([
   'pod-template-generation',
 ]);
 const FIRST_ALLOCATED_IDENTITY = 256;
+/** Cilium's cluster-local identities end at 65,535. */
+const IDENTITY_SPACE = 65536 - FIRST_ALLOCATED_IDENTITY;
 const MAX_ENDPOINT_ID = 4095;
 
 interface NodeAllocation {
@@ -35,6 +37,11 @@ export class Allocations {
   private readonly identityIds = new Set<number>();
   /** Identities by the (shared) labels object a workload's pods carry, to skip rebuilding keys. */
   private readonly byLabelsObject = new WeakMap<object, Map<string, Identity>>();
+  /**
+   * When set, the only pod label keys that make an identity (cilium-config `labels`, as large
+   * clusters set it so their workloads fit in the identity space); else all but NON_IDENTITY_LABELS.
+   */
+  identityLabelKeys: ReadonlySet<string> | undefined;
 
   constructor(
     readonly random: Random,
@@ -116,7 +123,9 @@ export class Allocations {
   ): Identity {
     const labels = [
       ...Object.entries(podLabels)
-        .filter(([key]) => !NON_IDENTITY_LABELS.has(key))
+        .filter(([key]) =>
+          this.identityLabelKeys ? this.identityLabelKeys.has(key) : !NON_IDENTITY_LABELS.has(key),
+        )
         .map(([key, value]) => `k8s:${key}=${value}`),
       `k8s:io.cilium.k8s.namespace.labels.kubernetes.io/metadata.name=${namespace}`,
       `k8s:io.cilium.k8s.policy.cluster=${this.clusterName}`,
@@ -126,6 +135,11 @@ export class Allocations {
     const key = labels.join(',');
     let found = this.identities.get(key);
     if (!found) {
+      if (this.identityIds.size === IDENTITY_SPACE) {
+        throw new Error(
+          `the cluster has used all ${IDENTITY_SPACE} Cilium identities: restrict the identity labels (Allocations.identityLabelKeys)`,
+        );
+      }
       let id: number;
       do id = FIRST_ALLOCATED_IDENTITY + this.random.int(65536 - FIRST_ALLOCATED_IDENTITY);
       while (this.identityIds.has(id));

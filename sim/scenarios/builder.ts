@@ -137,6 +137,11 @@ export class ClusterBuilder {
     return found;
   }
 
+  /** Only these pod label keys make an identity from now on (see Allocations.identityLabelKeys). */
+  restrictIdentityLabels(keys: readonly string[]): void {
+    this.allocations.identityLabelKeys = new Set(keys);
+  }
+
   /** Nodes whose agent is ready: where pods without a blanket toleration run. */
   readyNodes(): NodeRecord[] {
     return this.nodes.filter((node) => node.agentReady);

@@ -2,6 +2,8 @@ import { appTemplate } from './make/system.ts';
 import type { Scenario } from './scenario.ts';
 
 const DEPLOYMENTS_PER_NAMESPACE = 25;
+/** Past this many Deployments, one identity each would not fit Cilium's 65,280. */
+const IDENTITY_PER_DEPLOYMENT_UP_TO = 60_000;
 
 /**
  * Many nodes and pods for load tests: `nodes` nodes (agents, CiliumNodes) and `podsPerNode`
@@ -16,6 +18,8 @@ export const scale: Scenario = {
   apply(builder, options) {
     const namespaces: string[] = [];
     const nodes = builder.readyNodes();
+    // A team's Deployments then share its identity, as with cilium-config `labels: k8s:team`.
+    if (nodes.length > IDENTITY_PER_DEPLOYMENT_UP_TO) builder.restrictIdentityLabels(['team']);
     for (let d = 0; d < nodes.length; d++) {
       const team = `team-${String(Math.floor(d / DEPLOYMENTS_PER_NAMESPACE)).padStart(3, '0')}`;
       if (d % DEPLOYMENTS_PER_NAMESPACE === 0) {
