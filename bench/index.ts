@@ -1,15 +1,6 @@
 import { writeFileSync } from 'node:fs';
-import { describe } from './figures.ts';
-import {
-  isQuiet,
-  limitText,
-  loadNow,
-  QUIET_LOAD,
-  type RecordedFigure,
-  recordFigure,
-  resultsFile,
-  thisMachine,
-} from './results-file.ts';
+import { measureSections } from './measure-sections.ts';
+import { isQuiet, loadNow, QUIET_LOAD, resultsFile, thisMachine } from './results-file.ts';
 import { RESULTS_PAGE, resultsPage } from './results-page.ts';
 import { benchSections } from './sections.ts';
 import { CLUSTER_SIZES, NODES_OVERRIDE, ROUNDS } from './sizes.ts';
@@ -48,21 +39,7 @@ process.stdout.write(
   }\n`,
 );
 
-const results: Record<string, Record<string, RecordedFigure>> = {};
-for (const [name, section] of chosen) {
-  process.stdout.write(`\n${name}\n`);
-  const started = performance.now();
-  const figures: Record<string, RecordedFigure> = {};
-  for (const [label, entry] of Object.entries(await section())) {
-    const figure = recordFigure(entry);
-    figures[label] = figure;
-    process.stdout.write(
-      `  ${label}: ${describe(figure)}${limitText(figure)}${figure.ok === false ? '  OVER THE LIMIT' : ''}\n`,
-    );
-  }
-  results[name] = figures;
-  process.stdout.write(`  (${((performance.now() - started) / 1000).toFixed(0)} s)\n`);
-}
+const results = await measureSections(chosen, (text) => process.stdout.write(text));
 
 const file = resultsFile({
   measuredAt: new Date(),

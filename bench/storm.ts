@@ -176,7 +176,9 @@ async function rehearsedStorm(
   await Promise.all(pumping);
   while (rig.jobs().length - from > delivered) await pump();
   if (unfinished.length > 0)
-    throw new Error(`${unfinished.length} jobs neither ended nor went to the DLQ: ${String(unfinished[0])}`);
+    throw new Error(
+      `${unfinished.length} jobs failed every delivery (${rig.maxReceiveCount}) and did not reach the DLQ: ${JSON.stringify(unfinished[0])}`,
+    );
   const records = await dynamoStore({ client: rig.dynamo.client, table }).runs.list();
   // Why a job failed is in its record: said, so a dead letter is never only a count.
   for (const record of records.filter((r) => r.status === 'failed'))
