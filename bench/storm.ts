@@ -93,8 +93,11 @@ async function localServerStorm(access: ReturnType<typeof simAccess>): Promise<S
   }
 }
 
-/** The bundles' own logs (a line per request) would drown the bench's; their outcome is in the audit trail. */
-const QUIET_LOGS = { POWERTOOLS_LOG_LEVEL: 'SILENT' };
+/**
+ * The bundles' own logs (a line per request) would drown the bench's; their outcome is in the audit
+ * trail. Errors still show: a job that could not be dead-lettered says why only there.
+ */
+const QUIET_LOGS = { POWERTOOLS_LOG_LEVEL: 'ERROR' };
 
 /**
  * The stack as deployed, rehearsed offline (as test/cdk/rehearsal.test.ts does): synthesized with

@@ -50,6 +50,7 @@ export async function workerHandler(runbooks: readonly AnyRunbook[]) {
               await worker.deadLettered(letter);
             },
             maxAttempts: env.maxAttempts,
+            log: app.ports.log,
           }),
         processor,
         { context: context as never },

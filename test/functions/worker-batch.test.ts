@@ -41,7 +41,8 @@ function deps(run: WorkerBatchDeps['run'], maxAttempts = 3) {
   const deadLetter = vi.fn(async (letter: DeadLetter) => {
     letters.push(letter);
   });
-  return { run: vi.fn(run), deadLetter, maxAttempts, letters };
+  const log = { warn: vi.fn(), error: vi.fn() };
+  return { run: vi.fn(run), deadLetter, maxAttempts, letters, log };
 }
 
 const failing = async () => {
@@ -65,6 +66,24 @@ describe('handleRecord (one SQS record)', () => {
     await expect(handleRecord(sqsRecord(JSON.stringify(job), 2), d)).rejects.toThrow();
     expect(d.run).toHaveBeenCalledTimes(2);
     expect(d.deadLetter).not.toHaveBeenCalled();
+    // The batch response names only the message: the log says why, delivery by delivery.
+    expect(d.log.warn.mock.calls.map(([, data]) => data)).toEqual([
+      { messageId: 'm-1', attempt: 1, maxAttempts: 3, reason: 'cluster prod-eu: connect ETIMEDOUT' },
+      { messageId: 'm-1', attempt: 2, maxAttempts: 3, reason: 'cluster prod-eu: connect ETIMEDOUT' },
+    ]);
+  });
+
+  it('a dead letter that cannot be sent is said with both reasons and thrown, so SQS redrives it', async () => {
+    const d = deps(failing);
+    d.deadLetter.mockRejectedValueOnce(new Error('SQS SendMessage: ThrottlingException'));
+    await expect(handleRecord(sqsRecord(JSON.stringify(job), 3), d)).rejects.toThrow('ThrottlingException');
+    expect(d.log.error).toHaveBeenCalledWith('job could not be dead-lettered', {
+      messageId: 'm-1',
+      attempt: 3,
+      maxAttempts: 3,
+      reason: 'failed 3 times: cluster prod-eu: connect ETIMEDOUT',
+      error: 'SQS SendMessage: ThrottlingException',
+    });
   });
 
   it('on its last attempt it is dead-lettered with the reason, and not thrown again', async () => {

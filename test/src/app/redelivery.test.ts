@@ -3,6 +3,7 @@ import { handleRecord } from '../../../functions/worker-batch.ts';
 import { RUNBOOKS } from '../../../runbooks/index.ts';
 import { createApp } from '../../../src/app/app.ts';
 import { createWorker } from '../../../src/app/worker.ts';
+import { SILENT } from '../../../src/engine/run.ts';
 import type { Job } from '../../../src/queue/job.ts';
 import type { DeadLetter } from '../../../src/queue/types.ts';
 import { slackSink } from '../../../src/slack/sink.ts';
@@ -62,6 +63,7 @@ describe('SQS delivering a job again while its first delivery still runs', () =>
           await worker.deadLettered(letter);
         },
         maxAttempts: 3,
+        log: SILENT,
       };
 
       const first = handleRecord(jobRecord(job, 1), deps);

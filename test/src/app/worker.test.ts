@@ -6,6 +6,7 @@ import { createWorker, type Worker } from '../../../src/app/worker.ts';
 import { consoleSink } from '../../../src/chat/console.ts';
 import type { ChatSink } from '../../../src/chat/types.ts';
 import { RESOURCES } from '../../../src/cluster/types.ts';
+import { SILENT } from '../../../src/engine/run.ts';
 import type { Job } from '../../../src/queue/job.ts';
 import { memoryQueue } from '../../../src/queue/memory.ts';
 import { slackSink } from '../../../src/slack/sink.ts';
@@ -50,7 +51,7 @@ describe('a job delivered more than once', () => {
     await app.dispatch(parseAlertmanager(unmanagedAlert(), { receivedAt: new Date() }));
     const [job] = jobs as [Job];
     expect(job.mode).toBe('auto');
-    const deps = { run: (j: Job) => worker.run(j), deadLetter: async () => {}, maxAttempts: 3 };
+    const deps = { run: (j: Job) => worker.run(j), deadLetter: async () => {}, maxAttempts: 3, log: SILENT };
 
     await handleRecord(jobRecord(job, 1), deps);
     const first = await store.runs.get(job.id);
