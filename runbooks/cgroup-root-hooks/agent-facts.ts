@@ -59,8 +59,15 @@ interface SectionResult {
   exitCode: number;
 }
 
-function sectionOf(result: ExecResult, section: Section): SectionResult | undefined {
-  const stdout = result.stdout.toString();
+/** The script's result with both streams decoded once: each section is cut from the same text. */
+interface ScriptOutput {
+  result: ExecResult;
+  stdout: string;
+  stderr: string;
+}
+
+function sectionOf(output: ScriptOutput, section: Section): SectionResult | undefined {
+  const { stdout, stderr } = output;
   const opening = `\n${MARK} begin ${section}\n`;
   const start = stdout.indexOf(opening);
   if (start < 0) return undefined;
@@ -68,7 +75,6 @@ function sectionOf(result: ExecResult, section: Section): SectionResult | undefi
   closing.lastIndex = start + opening.length;
   const match = closing.exec(stdout);
   if (!match) return undefined;
-  const stderr = result.stderr.toString();
   const errStart = stderr.indexOf(opening);
   let errText = '';
   if (errStart >= 0) {
@@ -84,10 +90,10 @@ function sectionOf(result: ExecResult, section: Section): SectionResult | undefi
 }
 
 /** One command's stdout from the script; a non-zero exit is an error naming the command and what it said. */
-function stdoutOf(result: ExecResult, section: Section, command: string): string {
-  const part = sectionOf(result, section);
+function stdoutOf(output: ScriptOutput, section: Section, command: string): string {
+  const part = sectionOf(output, section);
   if (!part) {
-    throw new Error(`sh -c (${command} and the other agent facts): ${failureText(result)}`);
+    throw new Error(`sh -c (${command} and the other agent facts): ${failureText(output.result)}`);
   }
   if (part.exitCode === 0) return part.stdout;
   const said = part.stderr.trim() || `exit code ${part.exitCode}`;
@@ -107,9 +113,9 @@ async function walkFrom(
   cilium: AgentExec,
   agent: AgentPod,
   root: string,
-  result: ExecResult,
+  output: ScriptOutput,
 ): Promise<CgroupTree> {
-  const json = sectionOf(result, 'tree-json');
+  const json = sectionOf(output, 'tree-json');
   if (json?.exitCode === 0) {
     try {
       return parseCgroupTree(json.stdout);
@@ -117,16 +123,16 @@ async function walkFrom(
       return textWalk(cilium, agent, root);
     }
   }
-  if (!json) stdoutOf(result, 'tree-json', `bpftool -j cgroup tree ${root}`);
-  return parseCgroupTree(stdoutOf(result, 'tree-text', `bpftool cgroup tree ${root}`));
+  if (!json) stdoutOf(output, 'tree-json', `bpftool -j cgroup tree ${root}`);
+  return parseCgroupTree(stdoutOf(output, 'tree-text', `bpftool cgroup tree ${root}`));
 }
 
 /**
  * The links, or why they could not be read: bpftool's JSON error (it prints `{"error": ...}` on
  * stdout in JSON mode), its stderr, or the exit code. Never "no links" for a command that failed.
  */
-function linksFrom(result: ExecResult): LinkListing {
-  const part = sectionOf(result, 'links');
+function linksFrom(output: ScriptOutput): LinkListing {
+  const part = sectionOf(output, 'links');
   if (!part) return { error: `${LINK_COMMAND}: no answer` };
   try {
     const links = parseLinkShow(part.stdout);
@@ -144,10 +150,11 @@ export async function readAgentFacts(
   root: string,
 ): Promise<AgentCgroupFacts> {
   const result = await cilium.exec(agent, ['sh', '-c', agentFactsScript(root)]);
-  const inode = parseInode(stdoutOf(result, 'stat', `stat -c %i ${root}`));
-  const fsType = parseFsType(stdoutOf(result, 'fstype', `stat -f -c %T ${root}`));
-  const namespace = parseCgroupNamespace(stdoutOf(result, 'readlink', 'readlink /proc/self/ns/cgroup'));
+  const output: ScriptOutput = { result, stdout: result.stdout.toString(), stderr: result.stderr.toString() };
+  const inode = parseInode(stdoutOf(output, 'stat', `stat -c %i ${root}`));
+  const fsType = parseFsType(stdoutOf(output, 'fstype', `stat -f -c %T ${root}`));
+  const namespace = parseCgroupNamespace(stdoutOf(output, 'readlink', 'readlink /proc/self/ns/cgroup'));
   // Not cgroup2: nothing there to walk, and the judgement says so whatever bpftool printed.
-  const tree = fsType === CGROUP2_FS ? await walkFrom(cilium, agent, root, result) : NOT_WALKED;
-  return { agent, root, inode, fsType, namespace, tree, links: linksFrom(result) };
+  const tree = fsType === CGROUP2_FS ? await walkFrom(cilium, agent, root, output) : NOT_WALKED;
+  return { agent, root, inode, fsType, namespace, tree, links: linksFrom(output) };
 }

@@ -17,6 +17,7 @@ const LINK = z.object({
   attach_type: z.union([z.string(), z.number().int()]).optional(),
   pinned: z.array(z.string()).optional(),
 });
+const LINKS = z.array(LINK);
 
 /** One bpf_link attached to a cgroup, as `bpftool -j -f link show` lists it. */
 export interface CgroupLink {
@@ -39,7 +40,7 @@ function attachTypeText(type: string | number | undefined): string {
  */
 export function parseLinkShow(output: string): CgroupLink[] {
   const value = bpftoolJsonOf(output.trim() === '' ? '[]' : output, LINK_COMMAND);
-  const links = validateOutput(z.array(LINK), value, LINK_COMMAND);
+  const links = validateOutput(LINKS, value, LINK_COMMAND);
   return links
     .filter((link) => link.type === 'cgroup' && link.cgroup_id !== undefined)
     .map((link) => {

@@ -14,9 +14,18 @@ const PROGRAM = z.object({
 });
 
 const CGROUP = z.object({ cgroup: z.string().min(1), programs: z.array(PROGRAM) });
+const TREE = z.array(CGROUP);
+const PROGRAMS = z.array(PROGRAM);
 
-/** p_err in JSON mode: `{"error": ...}` alone, or as the last element of a walk it cut short. */
-const BPFTOOL_ERROR = z.object({ error: z.string() });
+/**
+ * p_err in JSON mode: `{"error": ...}` alone, or as the last element of a walk it cut short. Looked
+ * for in every item of every walk, so read directly: a schema that fails on all the others
+ * would build a list of issues for each.
+ */
+function bpftoolError(item: unknown): string | undefined {
+  const error = typeof item === 'object' && item !== null ? (item as { error?: unknown }).error : undefined;
+  return typeof error === 'string' ? error : undefined;
+}
 
 type JsonProgram = z.infer<typeof PROGRAM>;
 
@@ -33,8 +42,8 @@ function programOf(program: JsonProgram): CgroupEntry['programs'][number] {
 export function bpftoolJsonOf(output: string, command: string): unknown {
   const value = parseJsonOutput(output, command);
   for (const item of Array.isArray(value) ? value : [value]) {
-    const error = BPFTOOL_ERROR.safeParse(item);
-    if (error.success) throw new Error(`bpftool: ${error.data.error}`);
+    const error = bpftoolError(item);
+    if (error !== undefined) throw new Error(`bpftool: ${error}`);
   }
   return value;
 }
@@ -42,7 +51,7 @@ export function bpftoolJsonOf(output: string, command: string): unknown {
 /** The JSON form: `[{"cgroup": path, "programs": [{"id", "attach_type", "attach_flags", "name"}]}]`. */
 export function parseTreeJson(output: string): CgroupEntry[] {
   const value = bpftoolJsonOf(output, COMMAND);
-  return validateOutput(z.array(CGROUP), value, COMMAND).map((entry) => ({
+  return validateOutput(TREE, value, COMMAND).map((entry) => ({
     path: entry.cgroup,
     programs: entry.programs.map(programOf),
   }));
@@ -54,6 +63,6 @@ export function parseTreeJson(output: string): CgroupEntry[] {
  */
 export function parseShowJson(output: string, path: string): CgroupEntry[] {
   const command = `bpftool -j cgroup show ${path}`;
-  const programs = validateOutput(z.array(PROGRAM), bpftoolJsonOf(output, command), command);
+  const programs = validateOutput(PROGRAMS, bpftoolJsonOf(output, command), command);
   return programs.length > 0 ? [{ path, programs: programs.map(programOf) }] : [];
 }

@@ -39,14 +39,38 @@ export function handleExecUpgrade(
     socket.end('HTTP/1.1 403 Forbidden\r\n\r\n');
     return;
   }
+  // What the session writes before it first waits goes out in one write with the 101 (see
+  // holdWrites); a stalled exec sends its 101 alone.
+  const release = holdWrites(socket);
   server.handleUpgrade(req, socket, head, (ws) => {
     timeline.mark('101 written');
     ws.once('close', () => timeline.close());
     // A protocol error from the client ends the session; ws closes the connection itself.
     ws.on('error', () => ws.terminate());
-    if (options.fault?.execStall) return;
-    void runSession(ws, protocol, exec, options.cluster, options.fault?.execDropAfterBytes, timeline);
+    if (options.fault?.execStall) return release();
+    void runSession(ws, protocol, exec, options.cluster, options.fault?.execDropAfterBytes, timeline).finally(
+      release,
+    );
   });
+  // A command that waits (stdin, a timeout) streams from its first wait on.
+  setImmediate(release);
+}
+
+/**
+ * Holds `socket`'s writes until the returned release is called (once; later calls do nothing).
+ * Node's TLS socket finishes a write at the next setImmediate, and any write made before then
+ * waits for it: the 101 would leave at once and the frames after it only once every other exec
+ * served in the same event-loop turn had run its command. Written together, they leave together,
+ * as a kube-apiserver's do.
+ */
+function holdWrites(socket: Duplex): () => void {
+  socket.cork();
+  let held = true;
+  return () => {
+    if (!held) return;
+    held = false;
+    socket.uncork();
+  };
 }
 
 async function runSession(
