@@ -1,5 +1,6 @@
-import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Arn, ArnFormat, Duration, PhysicalName, RemovalPolicy, Stack } from 'aws-cdk-lib';
 import { Metric } from 'aws-cdk-lib/aws-cloudwatch';
 import { AttributeType, BillingMode, ProjectionType, Table, TableEncryption } from 'aws-cdk-lib/aws-dynamodb';
@@ -20,6 +21,7 @@ import { Construct } from 'constructs';
 import { type RunbookSet, runbookInfo } from '../runbooks/team.ts';
 import { TEAM_CATALOG_ENV, teamCatalogJson } from '../runbooks/team-catalog.ts';
 import { CONSOLE_URL_ENV } from '../src/chat/console-link.ts';
+import { DEPLOYED_CONFIG_FILE, deployedConfigText } from '../src/config/deployed.ts';
 import { parseConfig } from '../src/config/load.ts';
 import { deployOf, type ResponderConfig, SCHEDULE_NAME_PREFIX } from '../src/config/schema.ts';
 import { RUN_INDEXES, TTL_ATTRIBUTE } from '../src/store/dynamodb/layout.ts';
@@ -37,7 +39,7 @@ import { teamWorkerEntry } from './team-worker.ts';
 export interface CiliumResponderProps {
   /** The responder config, validated (clusters, routes, schedules, limits, approvers, deploy). */
   config: ResponderConfig;
-  /** The config file, bundled beside each function's code. */
+  /** The config file (its problems are said at its lines); the functions get `config`, as JSON. */
   configPath: string;
   /** An SNS topic CloudWatch alarms notify, to subscribe the alarm function to. */
   alarmTopic?: ITopic;
@@ -176,12 +178,14 @@ export class CiliumResponder extends Construct {
       },
     });
 
+    const deployedConfig = join(mkdtempSync(join(tmpdir(), 'responder-config-')), DEPLOYED_CONFIG_FILE);
+    writeFileSync(deployedConfig, deployedConfigText(props.config));
     const environment = {
       TABLE_NAME: this.table.tableName,
       QUEUE_URL: this.queue.queueUrl,
       DEAD_LETTER_QUEUE_URL: this.deadLetterQueue.queueUrl,
       SECRETS_ID: this.secret.secretArn,
-      RESPONDER_CONFIG: './responder.config.yaml',
+      RESPONDER_CONFIG: `./${DEPLOYED_CONFIG_FILE}`,
       MAX_ATTEMPTS: String(maxAttempts),
       DEFAULT_CHANNEL: props.defaultChannel ?? '#cilium-responder',
       POWERTOOLS_SERVICE_NAME: 'cilium-responder',
@@ -226,9 +230,9 @@ export class CiliumResponder extends Construct {
           commandHooks: {
             beforeBundling: () => [],
             beforeInstall: () => [],
-            // The config travels with the code; the functions read it at cold start.
+            // The config travels with the code, validated and as JSON; the functions read it at cold start.
             afterBundling: (_input: string, output: string) => [
-              `cp "${resolve(props.configPath)}" "${output}/responder.config.yaml"`,
+              `cp "${deployedConfig}" "${output}/${DEPLOYED_CONFIG_FILE}"`,
             ],
           },
         },

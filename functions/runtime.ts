@@ -8,7 +8,8 @@ import { type App, createApp } from '../src/app/app.ts';
 import { type AppPorts, DEFAULT_CHANNEL } from '../src/app/ports.ts';
 import { CONSOLE_URL_ENV, consoleUrlSource } from '../src/chat/console-link.ts';
 import { unconfiguredChat } from '../src/chat/unconfigured.ts';
-import { loadConfig } from '../src/config/load.ts';
+import type { ParseOptions } from '../src/config/check.ts';
+import { loadDeployedConfig } from '../src/config/deployed.ts';
 import { sqsQueue } from '../src/queue/sqs.ts';
 import { dynamoStore } from '../src/store/index.ts';
 import { lazySlackDirectory, lazySlackSink } from './lazy-slack.ts';
@@ -33,6 +34,15 @@ function required(name: string): string {
   const value = process.env[name];
   if (!value) throw new Error(`environment variable ${name} is not set`);
   return value;
+}
+
+/**
+ * The config the stack bundled (JSON, validated at synth); a YAML file named by RESPONDER_CONFIG
+ * still loads, its parser only then.
+ */
+async function loadFunctionConfig(path: string, options: ParseOptions) {
+  if (path.endsWith('.json')) return loadDeployedConfig(path, options);
+  return (await import('../src/config/load.ts')).loadConfig(path, options);
 }
 
 /** The environment the stack gives every function. */
@@ -78,7 +88,7 @@ export async function lambdaRuntime(
   // A team's runbooks are bundled into the worker; the others know them by their catalog entries.
   const catalog = catalogWithTeam(process.env[TEAM_CATALOG_ENV]);
   const runbookIds = catalog.map((runbook) => runbook.id);
-  const config = await loadConfig(env.configPath, { runbooks: runbookIds });
+  const config = await loadFunctionConfig(env.configPath, { runbooks: runbookIds });
   const secretIds = [env.secretId, ...(env.operatorSecretId ? [env.operatorSecretId] : [])];
   const read = await Promise.all(secretIds.map((id) => readSecret(id, log)));
   const secrets: Secrets = Object.assign({}, ...read.map(({ fields }) => fields));

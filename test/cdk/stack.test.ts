@@ -81,7 +81,7 @@ describe('ResponderStack', () => {
           QUEUE_URL: Match.anyValue(),
           DEAD_LETTER_QUEUE_URL: Match.anyValue(),
           SECRETS_ID: Match.anyValue(),
-          RESPONDER_CONFIG: './responder.config.yaml',
+          RESPONDER_CONFIG: './responder.config.json',
           MAX_ATTEMPTS: '3',
         }),
       },

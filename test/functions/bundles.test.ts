@@ -86,6 +86,12 @@ describe("the http function's cold start", () => {
     expect(inputs.filter((path) => heavy.test(path))).toEqual([]);
     // What every request needs is there.
     expect(inputs).toContain('functions/http-app.ts');
-    expect(inputs.some((path) => path.includes('node_modules/yaml/'))).toBe(true);
+    expect(inputs.some((path) => path.includes('node_modules/zod/'))).toBe(true);
+  }, 60_000);
+
+  it('parses the config the stack ships as JSON: no YAML parser', async () => {
+    const inputs = await loadedAtStart('functions/http.ts');
+    expect(inputs).toContain('src/config/deployed.ts');
+    expect(inputs.filter((path) => path.includes('node_modules/yaml/'))).toEqual([]);
   }, 60_000);
 });
