@@ -3,8 +3,13 @@ import type { Duplex } from 'node:stream';
 import type { ConnectionOptions, TLSSocket } from 'node:tls';
 
 export interface PreconnectOptions {
-  /** Connections kept opening ahead of demand while connections are opened in a burst. */
+  /** Connections kept opening ahead of demand while connections are opened in a burst, at first. */
   spares?: number;
+  /**
+   * At most this many: one more each time a spare is taken before its handshake finished (the
+   * server or this process is slow to answer), one fewer each time one sits idle until it closes.
+   */
+  maxSpares?: number;
   /** A connection opened within this long of the previous one makes a burst. */
   burstWindowMs?: number;
   /** A spare not taken within this long is closed, and never handed out after it. */
@@ -14,6 +19,8 @@ export interface PreconnectOptions {
 interface Spare {
   socket: TLSSocket;
   openedAt: number;
+  /** Its TLS handshake has finished: a request on it is written at once. */
+  ready: boolean;
   forget: () => void;
 }
 
@@ -25,8 +32,9 @@ type ResumableSocket = TLSSocket & { setSession(session: Buffer): void };
 /**
  * An https agent for exec fan-outs: every exec upgrade takes its connection for good, so each
  * one would otherwise wait for TCP and TLS before it can even ask. While connections are opened in
- * a burst, a few spares are kept opening in the background; the next upgrade takes one that is
- * already connected (or nearly) and writes its request at once. Spares never keep the process
+ * a burst, a few spares are kept opening in the background, more of them while the ones taken
+ * are still shaking hands; the next upgrade takes one that is already connected and writes its
+ * request at once. Spares never keep the process
  * alive and close after a short idle time. Every socket has Nagle's algorithm off: a request
  * written on a connection that finished its handshake a moment ago would otherwise wait for the
  * server's delayed ACK (40 ms on Linux). Each connection resumes the last TLS session the server
@@ -38,14 +46,24 @@ export class PreconnectAgent extends Agent {
   readonly #spares = new Map<string, Spare[]>();
   /** The newest TLS session per connection name (host, port, TLS options), for the next connection. */
   readonly #sessions = new Map<string, Buffer>();
-  readonly #spareCount: number;
+  readonly #minSpares: number;
+  readonly #maxSpares: number;
+  #spareCount: number;
   readonly #burstWindowMs: number;
   readonly #spareIdleMs: number;
   #lastOpenedAt = Number.NEGATIVE_INFINITY;
 
   constructor(options: AgentOptions & PreconnectOptions = {}) {
-    const { spares = 2, burstWindowMs = 1_000, spareIdleMs = 2_000, ...agentOptions } = options;
+    const {
+      spares = 2,
+      maxSpares = 16,
+      burstWindowMs = 1_000,
+      spareIdleMs = 2_000,
+      ...agentOptions
+    } = options;
     super(agentOptions);
+    this.#minSpares = spares;
+    this.#maxSpares = Math.max(spares, maxSpares);
     this.#spareCount = spares;
     this.#burstWindowMs = burstWindowMs;
     this.#spareIdleMs = spareIdleMs;
@@ -94,6 +112,8 @@ export class PreconnectAgent extends Agent {
         spare.socket.destroy();
         continue;
       }
+      // Still shaking hands: the spares open too late for this burst, so keep more of them opening.
+      if (!spare.ready) this.#spareCount = Math.min(this.#maxSpares, this.#spareCount + 1);
       spare.socket.setTimeout(0);
       spare.socket.ref();
       return spare.socket;
@@ -113,20 +133,29 @@ export class PreconnectAgent extends Agent {
       const spare: Spare = {
         socket,
         openedAt: performance.now(),
+        ready: false,
         forget: () => {
           socket.off('error', ignore);
           socket.off('close', drop);
           socket.off('timeout', expire);
+          socket.off('secureConnect', ready);
         },
+      };
+      const ready = () => {
+        spare.ready = true;
       };
       const drop = () => {
         const at = list.indexOf(spare);
         if (at >= 0) list.splice(at, 1);
       };
-      const expire = () => socket.destroy();
+      const expire = () => {
+        this.#spareCount = Math.max(this.#minSpares, this.#spareCount - 1);
+        socket.destroy();
+      };
       // Until a request takes it, a spare's failure is nobody's: it just leaves the pool.
       socket.on('error', ignore);
       socket.once('close', drop);
+      socket.once('secureConnect', ready);
       socket.setTimeout(this.#spareIdleMs, expire);
       socket.unref();
       list.push(spare);

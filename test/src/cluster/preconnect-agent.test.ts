@@ -1,5 +1,10 @@
 import { createServer, request, type Server } from 'node:https';
-import type { AddressInfo } from 'node:net';
+import {
+  type AddressInfo,
+  connect,
+  createServer as createTcpServer,
+  type Server as TcpServer,
+} from 'node:net';
 import type { TLSSocket } from 'node:tls';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createCertificates } from '../../../sim/tls.ts';
@@ -34,16 +39,21 @@ afterEach(async () => {
   await new Promise((resolve) => server.close(resolve));
 });
 
-/** One GET; resolves with whether its connection was already up when the request got it. */
-function get(agent: PreconnectAgent): Promise<{ alreadyConnected: boolean }> {
+/**
+ * One GET; resolves with whether its connection was already up when the request got it, and
+ * whether its TLS handshake had finished too.
+ */
+function get(agent: PreconnectAgent, to = port): Promise<{ alreadyConnected: boolean; handshaken: boolean }> {
   return new Promise((resolve, reject) => {
     let alreadyConnected = false;
-    const req = request({ host: '127.0.0.1', port, path: '/', ca: certs.caPem, agent }, (res) => {
+    let handshaken = false;
+    const req = request({ host: '127.0.0.1', port: to, path: '/', ca: certs.caPem, agent }, (res) => {
       res.resume();
-      res.on('end', () => resolve({ alreadyConnected }));
+      res.on('end', () => resolve({ alreadyConnected, handshaken }));
     });
     req.on('socket', (socket) => {
       alreadyConnected = !(socket as TLSSocket).connecting;
+      handshaken = (socket as TLSSocket).getFinished() !== undefined;
     });
     req.on('error', reject);
     req.end();
@@ -95,7 +105,45 @@ describe('PreconnectAgent', () => {
     server.closeAllConnections();
     await waitFor(() => open === 0);
     await new Promise((resolve) => setTimeout(resolve, 50));
-    await expect(get(agent)).resolves.toEqual({ alreadyConnected: false });
+    await expect(get(agent)).resolves.toMatchObject({ alreadyConnected: false });
     agent.destroy();
   });
+
+  it('keeps more spares opening while the ones it hands out are still shaking hands', async () => {
+    await startServer();
+    // Every answer from the server arrives 15 ms late: 2 spares cannot finish their handshakes
+    // between 8 requests at a time.
+    const slow = await delayingProxy(port, 15);
+    const agent = new PreconnectAgent({ keepAlive: false, ca: certs.caPem });
+    const results: { handshaken: boolean }[] = [];
+    const worker = async () => {
+      for (let i = 0; i < 12; i++) results.push(await get(agent, slow.port));
+    };
+    await Promise.all(Array.from({ length: 8 }, worker));
+    const late = results.slice(-24);
+    expect(late.filter((r) => r.handshaken).length).toBeGreaterThanOrEqual(20);
+    agent.destroy();
+    await slow.close();
+  });
 });
+
+/** A TCP proxy to `target` that passes the server's bytes on `delayMs` after they arrive. */
+async function delayingProxy(
+  target: number,
+  delayMs: number,
+): Promise<{ port: number; close(): Promise<void> }> {
+  const proxy: TcpServer = createTcpServer((client) => {
+    const upstream = connect(target, '127.0.0.1');
+    client.pipe(upstream);
+    upstream.on('data', (chunk) => setTimeout(() => client.write(chunk), delayMs));
+    upstream.on('close', () => setTimeout(() => client.destroy(), delayMs));
+    client.on('close', () => upstream.destroy());
+    client.on('error', () => upstream.destroy());
+    upstream.on('error', () => client.destroy());
+  });
+  await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+  return {
+    port: (proxy.address() as AddressInfo).port,
+    close: () => new Promise((resolve) => proxy.close(() => resolve())),
+  };
+}
