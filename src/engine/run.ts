@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { defaultMaxListeners, setMaxListeners } from 'node:events';
 import { RESPONDER_RULES } from '../cluster/permissions.ts';
 import type { ClusterAccess } from '../cluster/types.ts';
 import { ciliumUntilAborted, readerUntilAborted, untilAborted } from '../cluster/until-aborted.ts';
@@ -97,6 +98,9 @@ export async function runRunbook<P, S>(options: RunOptions<P, S>): Promise<Repor
   const deadline = AbortSignal.timeout(options.deadlineMs ?? 300_000);
   const stop = options.signal;
   const signal = stop ? AbortSignal.any([deadline, stop]) : deadline;
+  // Each exec in flight listens to the run's signal, and so does its retry loop, until it ends: a
+  // fan-out holds twice its concurrency at once, which is not the leak node warns of past ten.
+  setMaxListeners(2 * limits.concurrency + defaultMaxListeners, signal);
   const approved = new Set(options.approved ?? []);
   const actuator = createActuator({
     cluster: access.name,

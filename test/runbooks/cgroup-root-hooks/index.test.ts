@@ -171,6 +171,21 @@ describe('cgroup-root-hooks where nothing is wrong', () => {
     );
   });
 
+  it('checks more agents than node warns about listeners for, 16 at a time, without that warning', async () => {
+    const { plan, access } = await start(['healthy'], { nodes: 20 });
+    const warnings: string[] = [];
+    const warned = (warning: Error) => warnings.push(warning.name);
+    process.on('warning', warned);
+    try {
+      const report = await run(access);
+      expect(report.verdict).toBe('healthy');
+      expect(plan.nodes.length).toBe(20);
+    } finally {
+      process.off('warning', warned);
+    }
+    expect(warnings).not.toContain('MaxListenersExceededWarning');
+  });
+
   it.each([
     ['kube-proxy-replacement=false', { kubeProxyReplacement: 'false' }],
     ['the agents reporting it off', {}],
