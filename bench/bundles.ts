@@ -1,7 +1,8 @@
 import { mkdirSync, mkdtempSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { RUNBOOK_IDS } from '../runbooks/catalog.ts';
-import { DEPLOYED_CONFIG_FILE, deployedConfigText } from '../src/config/deployed.ts';
+import { DEPLOYED_CONFIG_FILE } from '../src/config/deployed.ts';
+import { deployedConfigText } from '../src/config/deployed-text.ts';
 import { parseConfig } from '../src/config/load.ts';
 import { startFakeAws } from '../test/helpers/fake-aws.ts';
 import { bundleLikeTheDeploy } from './bundle-like-deploy.ts';

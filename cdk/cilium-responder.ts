@@ -21,7 +21,8 @@ import { Construct } from 'constructs';
 import { type RunbookSet, runbookInfo } from '../runbooks/team.ts';
 import { TEAM_CATALOG_ENV, teamCatalogJson } from '../runbooks/team-catalog.ts';
 import { CONSOLE_URL_ENV } from '../src/chat/console-link.ts';
-import { DEPLOYED_CONFIG_FILE, deployedConfigText } from '../src/config/deployed.ts';
+import { DEPLOYED_CONFIG_FILE } from '../src/config/deployed.ts';
+import { deployedConfigText } from '../src/config/deployed-text.ts';
 import { parseConfig } from '../src/config/load.ts';
 import { deployOf, type ResponderConfig, SCHEDULE_NAME_PREFIX } from '../src/config/schema.ts';
 import { RUN_INDEXES, TTL_ATTRIBUTE } from '../src/store/dynamodb/layout.ts';
@@ -179,7 +180,7 @@ export class CiliumResponder extends Construct {
     });
 
     const deployedConfig = join(mkdtempSync(join(tmpdir(), 'responder-config-')), DEPLOYED_CONFIG_FILE);
-    writeFileSync(deployedConfig, deployedConfigText(props.config));
+    writeFileSync(deployedConfig, deployedConfigText(props.config, 'CiliumResponder config'));
     const environment = {
       TABLE_NAME: this.table.tableName,
       QUEUE_URL: this.queue.queueUrl,

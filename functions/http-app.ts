@@ -39,8 +39,8 @@ export interface HttpAppDeps {
    * carries, so a real Alertmanager group of thousands of alerts (1,200 make about 1 MB) gets in.
    */
   maxBodyBytes?: number;
-  /** Told of each body refused for its size (the Lambda entry logs it and counts a metric). */
-  onTooLarge?: (refused: { path: string; limit: number }) => void;
+  /** Told of each body refused for its size (the Lambda entry logs it and counts a metric), before the 413. */
+  onTooLarge?: (refused: { path: string; limit: number }) => void | Promise<void>;
   /**
    * The web console under /ui (functions/console/); without it, /ui answers 503. Its code (and the
    * options, when given as a function) load on the first /ui request: most requests are webhooks.
@@ -162,8 +162,8 @@ export function createHttpApp(deps: HttpAppDeps): Hono<Env> {
     '*',
     bodyLimit({
       maxSize,
-      onError: (c) => {
-        deps.onTooLarge?.({ path: c.req.path, limit: maxSize });
+      onError: async (c) => {
+        await deps.onTooLarge?.({ path: c.req.path, limit: maxSize });
         return fail(c, 413, `request body is larger than ${maxSize} bytes`);
       },
     }),

@@ -1,4 +1,4 @@
-import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
+import type { Metrics } from '@aws-lambda-powertools/metrics';
 import { handle } from 'hono/aws-lambda';
 import { awsConsole, CONSOLE_FIELDS } from './console/aws-console.ts';
 import { createHttpApp } from './http-app.ts';
@@ -11,8 +11,15 @@ const runtime = await lambdaRuntime([
   ...CONSOLE_FIELDS,
 ]);
 const source = runtime.secretSources;
-/** CloudWatch metrics (EMF): the stack alarms on bodies refused for their size. */
-const metrics = new Metrics({ namespace: 'CiliumResponder', serviceName: 'cilium-responder' });
+/**
+ * CloudWatch metrics (EMF): the stack alarms on bodies refused for their size. Loaded with the first
+ * refusal: the cold start of every other request does without it.
+ */
+let metrics: Metrics | undefined;
+const loadMetrics = async () => {
+  const { Metrics } = await import('@aws-lambda-powertools/metrics');
+  return new Metrics({ namespace: 'CiliumResponder', serviceName: 'cilium-responder' });
+};
 
 /**
  * Function URL → the hono app: verify, parse, admit, enqueue, answer (503 naming a missing secret
@@ -30,12 +37,13 @@ export const handler = handle(
       operatorToken: `operatorToken in ${source.operatorToken}`,
     },
     // A sender whose alerts were refused retries and gives up: said in the log and on the alarm topic.
-    onTooLarge: ({ path, limit }) => {
+    onTooLarge: async ({ path, limit }) => {
       runtime.app.ports.log.warn(`refused a request body over ${limit} bytes (413) on ${path}`, {
         path,
         limit,
       });
-      metrics.addMetric('RequestsTooLarge', MetricUnit.Count, 1);
+      metrics ??= await loadMetrics();
+      metrics.addMetric('RequestsTooLarge', 'Count', 1);
       metrics.publishStoredMetrics();
     },
   }),

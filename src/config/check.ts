@@ -1,6 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { fieldOf, issueLine, issuesOf } from '../validation/issues.ts';
-import { ConfigSchema, type ResponderConfig } from './schema.ts';
+import type { ResponderConfig } from './schema.ts';
 
 /** A config file that does not parse or validate; the message names the line and the field. */
 export class ConfigError extends Error {
@@ -27,7 +26,7 @@ export interface ParseOptions {
 }
 
 /** Runbook names the config uses that do not exist, with their paths. */
-function unknownRunbooks(config: ResponderConfig, known: readonly string[]): ConfigProblem[] {
+export function unknownRunbooks(config: ResponderConfig, known: readonly string[]): ConfigProblem[] {
   const valid = new Set([...known, 'all']);
   const named = [
     ...config.routes.map((route, i) => ({ path: ['routes', i, 'runbook'], id: route.runbook })),
@@ -38,34 +37,6 @@ function unknownRunbooks(config: ResponderConfig, known: readonly string[]): Con
   return named
     .filter(({ id }) => !valid.has(id))
     .map(({ path, id }) => ({ path, message: `unknown runbook "${id}"; known: ${known.join(', ')}` }));
-}
-
-/**
- * A config document (YAML's or JSON's data) checked against the schema and `options`; each problem
- * is said after `where(path)` (the file and line, or the file alone), one per line.
- */
-export function validateConfig(
-  data: unknown,
-  options: ParseOptions,
-  where: (path: (string | number)[]) => string,
-): ResponderConfig {
-  const parsed = ConfigSchema.safeParse(data);
-  if (parsed.success && !options.runbooks && !options.checks) return parsed.data;
-  const style = { indices: 'dotted', root: '(top level)' } as const;
-  const found = (config: ResponderConfig) => [
-    ...(options.runbooks ? unknownRunbooks(config, options.runbooks) : []),
-    ...(options.checks?.(config) ?? []),
-  ];
-  const issues = parsed.success
-    ? found(parsed.data).map(({ path, message }) => ({
-        path,
-        field: fieldOf(path, style),
-        problem: message,
-      }))
-    : issuesOf(parsed.error, style);
-  if (parsed.success && issues.length === 0) return parsed.data;
-  const problems = issues.map((issue) => `${where(issue.path as (string | number)[])}: ${issueLine(issue)}`);
-  throw new ConfigError(problems.join('\n'));
 }
 
 /** A config file's text; one that cannot be read is a ConfigError naming the file and why. */

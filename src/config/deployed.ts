@@ -1,25 +1,35 @@
-import { ConfigError, type ParseOptions, readConfigFile, validateConfig } from './check.ts';
+import { fieldOf } from '../validation/issues.ts';
+import { ConfigError, type ParseOptions, readConfigFile, unknownRunbooks } from './check.ts';
 import type { ResponderConfig } from './schema.ts';
 
 /**
- * The config as the stack ships it beside each function: checked at synth (file, line, field) and
- * written as JSON, so a cold start parses it without loading a YAML parser.
+ * The config as the stack ships it beside each function: validated at synth (the file's problems
+ * said at their lines there) and written as JSON, defaults filled in (deployed-text.ts), so a cold
+ * start neither loads a YAML parser nor builds and runs the config's schema.
  */
 export const DEPLOYED_CONFIG_FILE = 'responder.config.json';
 
-/** The deployed file's text: the validated config, defaults filled in. */
-export function deployedConfigText(config: ResponderConfig): string {
-  return `${JSON.stringify(config)}\n`;
-}
-
-/** Reads and validates a deployed (JSON) config; a problem names the file and the field. */
+/**
+ * Reads a deployed (JSON) config; the routes' and schedules' runbooks are checked against the ones
+ * this function knows. A problem is a ConfigError naming the file and the field.
+ */
 export async function loadDeployedConfig(path: string, options: ParseOptions = {}): Promise<ResponderConfig> {
   const text = await readConfigFile(path);
-  let data: unknown;
+  let config: ResponderConfig;
   try {
-    data = JSON.parse(text);
+    config = JSON.parse(text);
   } catch (error) {
     throw new ConfigError(`${path}: not JSON (${(error as Error).message})`);
   }
-  return validateConfig(data, options, () => path);
+  const problems = [
+    ...(options.runbooks ? unknownRunbooks(config, options.runbooks) : []),
+    ...(options.checks?.(config) ?? []),
+  ];
+  if (problems.length > 0)
+    throw new ConfigError(
+      problems
+        .map(({ path: at, message }) => `${path}: ${fieldOf(at, { indices: 'dotted' })}: ${message}`)
+        .join('\n'),
+    );
+  return config;
 }

@@ -1,6 +1,7 @@
 import { type Document, isMap, isNode, isScalar, LineCounter, parseDocument } from 'yaml';
-import { ConfigError, type ParseOptions, readConfigFile, validateConfig } from './check.ts';
+import { ConfigError, type ParseOptions, readConfigFile } from './check.ts';
 import type { ResponderConfig } from './schema.ts';
+import { validateConfig } from './validate.ts';
 
 export { ConfigError, type ConfigProblem, type ParseOptions } from './check.ts';
 

@@ -1,5 +1,8 @@
 import * as z from 'zod';
 import { scheduleExpressionProblem } from './schedule-expression.ts';
+import { DEFAULT_SLASH_COMMAND } from './slash-command.ts';
+
+export { DEFAULT_SLASH_COMMAND } from './slash-command.ts';
 
 /**
  * The responder config: which clusters, which alerts run which runbook in which mode, when the
@@ -139,7 +142,6 @@ const LimitsSchema = z
   .strict();
 
 /** The Slack app's side of the config: the slash command's name, as the app's manifest declares it. */
-export const DEFAULT_SLASH_COMMAND = '/cilium';
 const SlackSchema = z
   .object({
     command: z

@@ -1,4 +1,4 @@
-import { DEFAULT_SLASH_COMMAND } from '../config/schema.ts';
+import { DEFAULT_SLASH_COMMAND } from '../config/slash-command.ts';
 import type { Mode } from '../engine/types.ts';
 import { TriggerError } from '../validation/trigger-error.ts';
 

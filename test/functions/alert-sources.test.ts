@@ -124,7 +124,12 @@ describe('big Alertmanager groups', () => {
 
   it('refuses a body past what a Function URL carries with 413 naming the limit, and tells the entry (log, metric)', async () => {
     const refused: unknown[] = [];
-    const t = appUnderTest({ config, onTooLarge: (r) => refused.push(r) });
+    const t = appUnderTest({
+      config,
+      onTooLarge: (r) => {
+        refused.push(r);
+      },
+    });
     const body = JSON.stringify({ ...ampCapture(big), padding: 'x'.repeat(MAX_BODY_BYTES) });
     const answer = await post(t, '/alerts/alertmanager', body);
     expect(answer).toEqual({
