@@ -171,6 +171,29 @@ describe('bpftool cgroup tree', () => {
     );
   });
 
+  it('walks the node as it is now, whatever an earlier walk printed', async () => {
+    const cluster = fixtureCluster();
+    const json = ['bpftool', '-j', 'cgroup', 'tree', '/run/cilium/cgroupv2'];
+    const before = (await run(cluster, json)).stdout;
+    expect(before).toContain('cil_sock4_connect');
+    expect((await run(cluster, json)).stdout).toBe(before);
+    const pod = appPod(NODES[0], 'web-2');
+    cluster.store.create(R.pods, {
+      ...pod,
+      metadata: { ...pod.metadata, uid: 'bbbbbbbb-0000-0000-0000-000000000002' },
+    });
+    const scheduled = (await run(cluster, json)).stdout;
+    expect(scheduled).toContain('podbbbbbbbb_0000_0000_0000_000000000002.slice');
+    const text = (await run(cluster, ['bpftool', 'cgroup', 'tree', '/run/cilium/cgroupv2'])).stdout;
+    expect(text.startsWith(HEADER)).toBe(true);
+    expect(text).toContain('podbbbbbbbb_0000_0000_0000_000000000002.slice');
+    const agent = cluster.agents.get(NODES[0]);
+    if (!agent) throw new Error('no agent on the first node');
+    agent.cgroup.hookCgroups = [agent.cgroup.containerPath];
+    const [root] = JSON.parse((await run(cluster, json)).stdout) as { cgroup: string; programs: unknown[] }[];
+    expect(root?.cgroup).not.toBe('/run/cilium/cgroupv2');
+  });
+
   it('fails on a missing root with bpftool text and exit 255, in text and JSON', async () => {
     const cluster = fixtureCluster();
     expect(await run(cluster, ['bpftool', 'cgroup', 'tree', '/run/cilium/nope'])).toEqual({

@@ -1,7 +1,7 @@
 import type { AgentInvocation } from '../../types.ts';
 import { CONTAINER_CGROUP_MOUNT } from '../fs/agent-cgroup-mounts.ts';
 import { lookupPath } from '../fs/container-fs.ts';
-import { hostCgroupTree, inheritedPrograms } from './cgroup-hierarchy.ts';
+import { type Cgroup, hostCgroupTree, inheritedPrograms } from './cgroup-hierarchy.ts';
 import {
   type Query,
   showHeader,
@@ -26,6 +26,28 @@ interface Options {
 }
 
 const EXIT_FAILURE = 255;
+
+/**
+ * A walk's output per walked cgroup, a node of the host tree (which hostCgroupTree keeps only while
+ * what it is built from stays the same, and nobody changes), and per way of asking: a fan-out asks
+ * every agent the same walk round after round, and printing its hundred cgroups was most of the
+ * simulator's time per exec.
+ */
+const walks = new WeakMap<Cgroup, Map<string, string>>();
+
+function walkOutput(cgroup: Cgroup, asked: string, print: () => string): string {
+  let byAsking = walks.get(cgroup);
+  if (!byAsking) {
+    byAsking = new Map();
+    walks.set(cgroup, byAsking);
+  }
+  let output = byAsking.get(asked);
+  if (output === undefined) {
+    output = print();
+    byAsking.set(asked, output);
+  }
+  return output;
+}
 
 /** bpftool's `is_prefix`: a command may be abbreviated (`cg tr` for `cgroup tree`). */
 function isPrefix(word: string | undefined, full: string): boolean {
@@ -103,8 +125,21 @@ export function bpftool({ ctx, agent, argv, io }: AgentInvocation): number {
       return 0;
     }
     const { cgroup, hostPath } = entry.cgroup;
-    if (options.json) emitJson(treeJson(cgroup, root, query, inherited(hostPath)));
-    else io.stdout(treeText(cgroup, root, query, inherited(hostPath)));
+    const asked = JSON.stringify([
+      options.json,
+      options.pretty,
+      root,
+      hostPath,
+      query.effective,
+      flavor.spelling,
+    ]);
+    io.stdout(
+      walkOutput(cgroup, asked, () =>
+        options.json
+          ? bpftoolJson(treeJson(cgroup, root, query, inherited(hostPath)), options.pretty)
+          : treeText(cgroup, root, query, inherited(hostPath)),
+      ),
+    );
     return 0;
   }
 
