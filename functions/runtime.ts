@@ -8,8 +8,7 @@ import { type App, createApp } from '../src/app/app.ts';
 import { type AppPorts, DEFAULT_CHANNEL } from '../src/app/ports.ts';
 import { CONSOLE_URL_ENV, consoleUrlSource } from '../src/chat/console-link.ts';
 import { unconfiguredChat } from '../src/chat/unconfigured.ts';
-import type { ParseOptions } from '../src/config/check.ts';
-import { loadDeployedConfig } from '../src/config/deployed.ts';
+import { DEPLOYED_CONFIG_FILE, loadDeployedConfig } from '../src/config/deployed.ts';
 import { sqsQueue } from '../src/queue/sqs.ts';
 import { dynamoStore } from '../src/store/index.ts';
 import { lazySlackDirectory, lazySlackSink } from './lazy-slack.ts';
@@ -36,15 +35,6 @@ function required(name: string): string {
   return value;
 }
 
-/**
- * The config the stack bundled (JSON, validated at synth); a YAML file named by RESPONDER_CONFIG
- * still loads, its parser only then.
- */
-async function loadFunctionConfig(path: string, options: ParseOptions) {
-  if (path.endsWith('.json')) return loadDeployedConfig(path, options);
-  return (await import('../src/config/load.ts')).loadConfig(path, options);
-}
-
 /** The environment the stack gives every function. */
 export function lambdaEnv() {
   return {
@@ -53,7 +43,8 @@ export function lambdaEnv() {
     deadLetterQueueUrl: required('DEAD_LETTER_QUEUE_URL'),
     secretId: required('SECRETS_ID'),
     operatorSecretId: process.env.OPERATOR_SECRET_ID,
-    configPath: process.env.RESPONDER_CONFIG ?? 'responder.config.yaml',
+    /** The config the stack validated at synth and bundled beside the code, as JSON. */
+    configPath: process.env.RESPONDER_CONFIG ?? DEPLOYED_CONFIG_FILE,
     maxAttempts: Number(process.env.MAX_ATTEMPTS ?? '3'),
     defaultChannel: process.env.DEFAULT_CHANNEL ?? DEFAULT_CHANNEL,
     slackApiUrl: process.env.SLACK_API_URL,
@@ -88,7 +79,7 @@ export async function lambdaRuntime(
   // A team's runbooks are bundled into the worker; the others know them by their catalog entries.
   const catalog = catalogWithTeam(process.env[TEAM_CATALOG_ENV]);
   const runbookIds = catalog.map((runbook) => runbook.id);
-  const config = await loadFunctionConfig(env.configPath, { runbooks: runbookIds });
+  const config = await loadDeployedConfig(env.configPath, { runbooks: runbookIds });
   const secretIds = [env.secretId, ...(env.operatorSecretId ? [env.operatorSecretId] : [])];
   const read = await Promise.all(secretIds.map((id) => readSecret(id, log)));
   const secrets: Secrets = Object.assign({}, ...read.map(({ fields }) => fields));

@@ -4,6 +4,8 @@ import type { Template } from 'aws-cdk-lib/assertions';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { TABLE_OPERATIONS } from '../../cdk/table-grants.ts';
 import { type Sim, startSim } from '../../sim/index.ts';
+import { deployedConfigText } from '../../src/config/deployed-text.ts';
+import { parseConfig } from '../../src/config/load.ts';
 import { dynamoStore } from '../../src/store/index.ts';
 import { fixtureJson, sqsRecord } from '../functions/harness.ts';
 import { startFakeAws } from '../helpers/fake-aws.ts';
@@ -328,8 +330,9 @@ describe('the deployed wiring, rehearsed', () => {
 
   it('fails a config naming a cluster the template does not grant', async () => {
     const table = await dynamo.createTable();
-    const other = join(outdir, 'other.config.yaml');
-    writeFileSync(other, CONFIG.replaceAll('prod-eu', 'staging'));
+    // As the stack would ship it (validated, JSON) had the config named it.
+    const other = join(outdir, 'other.config.json');
+    writeFileSync(other, deployedConfigText(parseConfig(CONFIG.replaceAll('prod-eu', 'staging'))));
     const http = await load('Http', table, { RESPONDER_CONFIG: other });
     await http.handler(functionUrlAlert(alert('staging')), { awsRequestId: 'r-3' });
     const jobs = (aws.sent.get(`${aws.url}/111122223333/jobs`) ?? []).slice(-1);

@@ -1,8 +1,14 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { clearCaches } from '@aws-lambda-powertools/parameters';
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { mockClient } from 'aws-sdk-client-mock';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { lambdaRuntime } from '../../functions/runtime.ts';
+import { RUNBOOK_IDS } from '../../runbooks/catalog.ts';
+import { deployedConfigText } from '../../src/config/deployed-text.ts';
+import { loadConfig } from '../../src/config/load.ts';
 
 const MAIN = 'arn:aws:secretsmanager:eu-west-1:111122223333:secret:ResponderSecrets';
 const OPERATOR = 'arn:aws:secretsmanager:eu-west-1:111122223333:secret:ResponderOperatorToken';
@@ -32,6 +38,13 @@ function secrets(values: Record<string, string>) {
 }
 
 describe('lambdaRuntime and its secrets', () => {
+  /** The example config as the stack ships it. */
+  let configPath: string;
+  beforeAll(async () => {
+    configPath = join(mkdtempSync(join(tmpdir(), 'runtime-')), 'responder.config.json');
+    const example = await loadConfig('responder.config.example.yaml', { runbooks: RUNBOOK_IDS });
+    writeFileSync(configPath, deployedConfigText(example));
+  });
   beforeEach(() => {
     // Each test is a new cold start: Powertools keeps what it read for 5 minutes.
     clearCaches();
@@ -41,7 +54,7 @@ describe('lambdaRuntime and its secrets', () => {
       DEAD_LETTER_QUEUE_URL: 'https://sqs.eu-west-1.amazonaws.com/111122223333/dead',
       SECRETS_ID: MAIN,
       OPERATOR_SECRET_ID: OPERATOR,
-      RESPONDER_CONFIG: 'responder.config.example.yaml',
+      RESPONDER_CONFIG: configPath,
       AWS_REGION: 'eu-west-1',
     });
   });
