@@ -32,7 +32,10 @@ describe('the config as the stack ships it (JSON, validated at synth, read witho
 
   it('a config the schema refuses is never written: the problem names its field', async () => {
     const config = await loadConfig(EXAMPLE, { runbooks: RUNBOOK_IDS });
-    const wrong = { ...config, limits: { ...config.limits, leaseSeconds: 'soon' } } as unknown as typeof config;
+    const wrong = {
+      ...config,
+      limits: { ...config.limits, leaseSeconds: 'soon' },
+    } as unknown as typeof config;
     expect(() => deployedConfigText(wrong, 'CiliumResponder config')).toThrow(ConfigError);
     expect(() => deployedConfigText(wrong, 'CiliumResponder config')).toThrow(
       /^CiliumResponder config: limits\.leaseSeconds: .*expected number/,
