@@ -67,10 +67,13 @@ export async function startReplayExecServer(sim: Sim, latencyMs: number): Promis
       const [answer] = await Promise.all([answers.get(key), sleep(latencyMs)]);
       if (!answer) return;
       chosen.set(req, answer.protocol);
+      // The 101 and every frame in one write, as the simulator writes them (sim/exec/websocket.ts).
+      socket.cork();
       sockets.handleUpgrade(req, socket, head, (ws) => {
         for (const frame of answer.frames) ws.send(frame.data, { binary: frame.isBinary });
         ws.close(1000);
       });
+      socket.uncork();
     })().catch(() => socket.destroy());
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
