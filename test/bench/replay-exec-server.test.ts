@@ -1,19 +1,15 @@
 import { KubeConfig } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startReplayExecServer } from '../../bench/replay-exec-server.ts';
-import { AGENT_LABEL, CILIUM_NAMESPACE, R } from '../../sim/cluster.ts';
 import { type Sim, startSim } from '../../sim/index.ts';
 import { statusWithinTheUpgradeTurn } from '../helpers/exec-turn.ts';
+import { firstAgentPod } from '../sim/scenarios/helpers.ts';
 
 let sim: Sim;
 let agent: string;
 beforeAll(async () => {
   sim = await startSim({ scenarios: ['healthy'], controllers: false });
-  agent = sim.cluster.store.list(R.pods, {
-    namespace: CILIUM_NAMESPACE,
-    filter: (pod) => pod.metadata.labels?.['k8s-app'] === AGENT_LABEL['k8s-app'],
-    limit: 1,
-  }).items[0]?.metadata.name as string;
+  agent = firstAgentPod(sim.cluster);
 });
 afterAll(() => sim.close());
 

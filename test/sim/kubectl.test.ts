@@ -4,8 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AGENT_LABEL, CILIUM_NAMESPACE, R } from '../../sim/cluster.ts';
+import { CILIUM_NAMESPACE, R } from '../../sim/cluster.ts';
 import { type Sim, startSim } from '../../sim/index.ts';
+import { firstAgentPod } from './scenarios/helpers.ts';
 
 const run = promisify(execFile);
 
@@ -36,12 +37,7 @@ describe('kubectl against the simulator', () => {
   });
   afterAll(() => sim?.close());
 
-  const agentPod = () =>
-    sim.cluster.store.list(R.pods, {
-      namespace: CILIUM_NAMESPACE,
-      filter: (pod) => pod.metadata.labels?.['k8s-app'] === AGENT_LABEL['k8s-app'],
-      limit: 1,
-    }).items[0]?.metadata.name as string;
+  const agentPod = () => firstAgentPod(sim.cluster);
 
   it('get pods -A lists every pod with its namespace, readiness and status', async () => {
     const out = await kubectl('get', 'pods', '-A');

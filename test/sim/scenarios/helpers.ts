@@ -37,6 +37,15 @@ export function agentPods(cluster: SimCluster): Pod[] {
   );
 }
 
+/** One agent pod's name, read without listing the whole store (for an exec into an agent). */
+export function firstAgentPod(cluster: SimCluster): string {
+  return cluster.store.list(R.pods, {
+    namespace: CILIUM_NAMESPACE,
+    filter: (pod) => pod.metadata.labels?.['k8s-app'] === AGENT_LABEL['k8s-app'],
+    limit: 1,
+  }).items[0]?.metadata.name as string;
+}
+
 export function names(items: { namespace?: string; name: string }[]): string[] {
   return items.map((item) => `${item.namespace}/${item.name}`).sort();
 }

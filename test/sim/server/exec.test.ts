@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AGENT_CONTAINER, AGENT_LABEL, CILIUM_NAMESPACE, R } from '../../../sim/cluster.ts';
+import { AGENT_CONTAINER, CILIUM_NAMESPACE } from '../../../sim/cluster.ts';
 import { type Sim, startSim } from '../../../sim/index.ts';
 import { statusWithinTheUpgradeTurn } from '../../helpers/exec-turn.ts';
 import { execIn } from '../harness.ts';
+import { firstAgentPod } from '../scenarios/helpers.ts';
 
 /** Exec through the whole API server (auth, pod lookup, WebSocket) with client-node's Exec. */
 describe('exec through the simulated API server', () => {
@@ -11,11 +12,7 @@ describe('exec through the simulated API server', () => {
 
   beforeAll(async () => {
     sim = await startSim({ scenarios: ['healthy'], controllers: false });
-    agent = sim.cluster.store.list(R.pods, {
-      namespace: CILIUM_NAMESPACE,
-      filter: (pod) => pod.metadata.labels?.['k8s-app'] === AGENT_LABEL['k8s-app'],
-      limit: 1,
-    }).items[0]?.metadata.name as string;
+    agent = firstAgentPod(sim.cluster);
   });
   afterAll(() => sim.close());
 
