@@ -56,7 +56,8 @@ export async function workerHandler(runbooks: readonly AnyRunbook[]) {
         { context: context as never },
       );
     } finally {
-      metrics.publishStoredMetrics();
+      // A batch that made no report has nothing to publish (Powertools would warn each time).
+      if (metrics.hasStoredMetrics()) metrics.publishStoredMetrics();
       batch?.close();
       if (segment) tracer.setSegment(segment);
     }

@@ -220,10 +220,19 @@ describe('the deployed wiring, rehearsed', () => {
     expect(jobs).toHaveLength(1);
 
     const worker = await load('Worker', table);
-    const batch = (await worker.handler(sqsEvent(jobs), { awsRequestId: 'r-2' })) as {
-      batchItemFailures: unknown[];
-    };
+    let batch = { batchItemFailures: [{}] };
+    const lines = await logged(async () => {
+      batch = (await worker.handler(sqsEvent(jobs), { awsRequestId: 'r-2' })) as typeof batch;
+    });
     expect(batch.batchItemFailures).toEqual([]);
+    // The stack's brake alarm reads this metric, published as EMF with each report.
+    const emf = lines.map((line) => JSON.parse(line)).filter((entry) => entry._aws);
+    expect(emf).toEqual([expect.objectContaining({ BrakeTrips: 0 })]);
+    // The same job delivered again makes no report, and so no metric, and no warning about it.
+    const again = await logged(async () => {
+      await worker.handler(sqsEvent(jobs), { awsRequestId: 'r-3' });
+    });
+    expect(again.filter((line) => line.includes('_aws') || line.includes('metrics'))).toEqual([]);
     const posts = slack.calls.filter((call) => call.method === 'chat.postMessage');
     expect(posts.map((post) => post.params.channel)).toEqual(['#prod-eu']);
     expect(posts[0]?.params.text).toMatch(/unmanaged-pods on prod-eu/);
