@@ -1,6 +1,7 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { dynamoBrake } from './dynamodb/brake.ts';
+import { dynamoCheckpoints } from './dynamodb/checkpoints.ts';
 import { dynamoDedupe } from './dynamodb/dedupe.ts';
 import { dynamoLeases } from './dynamodb/leases.ts';
 import { dynamoPairs } from './dynamodb/pairs.ts';
@@ -24,6 +25,7 @@ export function dynamoStore({ client, table }: DynamoStoreOptions): StateStore {
     leases: dynamoLeases(db, table),
     brake: dynamoBrake(db, table),
     runs: dynamoRuns(db, table),
+    checkpoints: dynamoCheckpoints(db, table),
     threads: dynamoThreads(db, table),
   };
 }

@@ -1,4 +1,5 @@
 import { memoryBrake } from './memory/brake.ts';
+import { memoryCheckpoints } from './memory/checkpoints.ts';
 import { memoryDedupe } from './memory/dedupe.ts';
 import { memoryLeases } from './memory/leases.ts';
 import { memoryPairs } from './memory/pairs.ts';
@@ -14,6 +15,7 @@ export function memoryStore(): StateStore {
     leases: memoryLeases(),
     brake: memoryBrake(),
     runs: memoryRuns(),
+    checkpoints: memoryCheckpoints(),
     threads: memoryThreadIndex(),
   };
 }

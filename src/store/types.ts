@@ -20,6 +20,22 @@ export interface LeaseStore {
   release(key: string, owner: string): Promise<void>;
   /** Who holds an unexpired lease on `key`, and until when (ISO time); undefined when nobody does. */
   holder(key: string, now: Date): Promise<{ owner: string; expiresAt: string } | undefined>;
+  /**
+   * Gives the lease from `from` to `to` for `ttlSeconds`, only while `from` holds it unexpired: a
+   * run continuing in the next invocation hands it on, so no other run takes it in between.
+   */
+  handOver(key: string, from: string, to: string, ttlSeconds: number, now: Date): Promise<boolean>;
+}
+
+/**
+ * Where a run that continues in the next invocation keeps what it did (see src/engine/checkpoint.ts),
+ * under an id of its own per invocation, so a continuation reads exactly the one it was sent for.
+ */
+export interface CheckpointStore {
+  /** Keeps `checkpoint` (JSON-serializable) for `ttlSeconds`; saved again under the same id, it is replaced. */
+  save(runId: string, id: string, checkpoint: unknown, ttlSeconds: number, now: Date): Promise<void>;
+  /** The checkpoint as saved; undefined when none was, or it expired. */
+  load(runId: string, id: string, now: Date): Promise<unknown>;
 }
 
 export interface BrakeState {
@@ -220,6 +236,8 @@ export interface StateStore {
   leases: LeaseStore;
   brake: BrakeStore;
   runs: RunStore;
+  /** What a run that continues in another invocation did so far. */
+  checkpoints: CheckpointStore;
   /** Chat thread roots per problem, shared by every function that posts. */
   threads: ThreadIndex;
 }

@@ -11,6 +11,11 @@ import type { CreateTableCommandInput } from '@aws-sdk/client-dynamodb';
  * | run    | `run#<runId>`     | `run`                 | `record`, `runCluster`, `runFeed`, `runOrder`|
  * | pair   | `pair#<key>`      | `pair`                | `state` (a pair's runs and follow-up), `version`, `ttl` |
  * | thread | `thread#<key>`    | `thread`              | `channel`, `ts` (a chat thread's root)       |
+ * | checkpoint | `checkpoint#<runId>` | `<id>`         | `parts` (how many), `ttl`                    |
+ * | its parts  | `checkpoint#<runId>` | `<id>#<part>`  | `data` (bytes of its JSON), `ttl`            |
+ *
+ * A checkpoint may be larger than an item (400 KB): its JSON is cut into parts, written before
+ * the item that counts them, so a checkpoint is read whole or not at all.
  *
  * `ttl` is epoch seconds, the table's TTL attribute. DynamoDB deletes expired items lazily (within
  * days), so the dedupe, lease and pair conditions treat an item whose `ttl` has passed as absent. The brake
@@ -93,6 +98,11 @@ export const brakeKey = (cluster: string): ItemKey => ({ pk: `brake#${cluster}`,
 export const pairKey = (key: string): ItemKey => ({ pk: `pair#${key}`, sk: 'pair' });
 export const runKey = (runId: string): ItemKey => ({ pk: `run#${runId}`, sk: 'run' });
 export const threadKey = (key: string): ItemKey => ({ pk: `thread#${key}`, sk: 'thread' });
+export const checkpointKey = (runId: string, id: string): ItemKey => ({ pk: `checkpoint#${runId}`, sk: id });
+export const checkpointPartKey = (runId: string, id: string, part: number): ItemKey => ({
+  pk: `checkpoint#${runId}`,
+  sk: `${id}#${String(part).padStart(5, '0')}`,
+});
 export const clusterRuns = (cluster: string): string => `runs#${cluster}`;
 
 /** The table as CreateTable takes it (local servers, tests); the CDK stack declares the same shape. */

@@ -33,6 +33,18 @@ export function dynamoLeases(db: DynamoDBDocumentClient, table: string): LeaseSt
         ),
       );
     },
+    handOver: (key, from, to, ttlSeconds, now) =>
+      conditionally(() =>
+        db.send(
+          new PutCommand({
+            TableName: table,
+            Item: { ...leaseKey(key), owner: to, [TTL_ATTRIBUTE]: expiryAt(now, ttlSeconds) },
+            ConditionExpression: '#owner = :from AND #ttl > :now',
+            ExpressionAttributeNames: { '#owner': 'owner', '#ttl': TTL_ATTRIBUTE },
+            ExpressionAttributeValues: { ':from': from, ':now': epochSeconds(now) },
+          }),
+        ),
+      ),
     async holder(key, now) {
       const { Item } = await db.send(
         new GetCommand({ TableName: table, Key: leaseKey(key), ConsistentRead: true }),

@@ -19,6 +19,12 @@ export function memoryLeases(): LeaseStore {
     async release(key, owner) {
       if (leases.get(key)?.owner === owner) leases.delete(key);
     },
+    async handOver(key, from, to, ttlSeconds, now) {
+      const held = leases.get(key);
+      if (held?.owner !== from || hasExpired(held.expiresAt, now)) return false;
+      leases.set(key, { owner: to, expiresAt: expiryAt(now, ttlSeconds) });
+      return true;
+    },
     async holder(key, now) {
       const held = leases.get(key);
       if (!held || hasExpired(held.expiresAt, now)) return undefined;

@@ -1,4 +1,4 @@
-import { DynamoDBDocumentClient, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, DynamoDBDocumentClient, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { dynamoRuns } from '../../../src/store/dynamodb/runs.ts';
 import { dynamoStore, type StateStore } from '../../../src/store/index.ts';
@@ -55,6 +55,31 @@ describe('dynamoStore table layout', () => {
       version: 1,
       ttl: T0_SECONDS + 60,
     });
+  });
+
+  it('keeps a checkpoint larger than an item in parts, and reads it whole', async () => {
+    // 100,000 node names: about 3 MB of JSON, eight times what one item holds.
+    const nodes = Array.from(
+      { length: 100_000 },
+      (_, i) => `ip-10-${i % 250}-${i}.eu-west-1.compute.internal`,
+    );
+    await store.checkpoints.save('run-1', '2', { nodes }, 600, T0);
+    const head = await item('checkpoint#run-1', '2');
+    expect(head).toMatchObject({ parts: expect.any(Number), ttl: T0_SECONDS + 600 });
+    expect(head?.parts).toBeGreaterThan(8);
+    expect(
+      await item('checkpoint#run-1', `2#${String((head?.parts as number) - 1).padStart(5, '0')}`),
+    ).toMatchObject({
+      ttl: T0_SECONDS + 600,
+    });
+    expect(((await store.checkpoints.load('run-1', '2', T0)) as { nodes: string[] }).nodes).toEqual(nodes);
+  });
+
+  it('reads no checkpoint whose parts are not all there', async () => {
+    const nodes = Array.from({ length: 30_000 }, (_, i) => `ip-10-0-${i}.eu-west-1.compute.internal`);
+    await store.checkpoints.save('run-1', '2', { nodes }, 600, T0);
+    await db.send(new DeleteCommand({ TableName: table, Key: { pk: 'checkpoint#run-1', sk: '2#00001' } }));
+    expect(await store.checkpoints.load('run-1', '2', T0)).toBeUndefined();
   });
 
   it('treats an expired item that TTL has not deleted yet as absent', async () => {

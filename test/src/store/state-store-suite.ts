@@ -128,12 +128,70 @@ export function describeStateStore(adapter: string, makeStore: () => Promise<Sta
         expect(await store.leases.holder('prod/x', at(301))).toBeUndefined();
       });
 
+      it('is handed over only by its unexpired holder, and the one handed it holds it as its own', async () => {
+        expect(await store.leases.acquire('prod/x', 'run-a', 60, T0)).toBe(true);
+        expect(await store.leases.handOver('prod/x', 'run-b', 'run-c', 600, at(1))).toBe(false);
+        expect(await store.leases.handOver('prod/x', 'run-a', 'next-a', 600, at(10))).toBe(true);
+        expect(await store.leases.holder('prod/x', at(11))).toEqual({
+          owner: 'next-a',
+          expiresAt: at(610).toISOString(),
+        });
+        // Nobody else takes it in between, not even past the giver's own 60 seconds.
+        expect(await store.leases.acquire('prod/x', 'run-b', 60, at(100))).toBe(false);
+        expect(await store.leases.acquire('prod/x', 'run-a', 60, at(100))).toBe(false);
+        expect(await store.leases.handOver('prod/x', 'run-a', 'run-b', 60, at(100))).toBe(false);
+        // The one handed it passes it on again: to a delivery of its own.
+        expect(await store.leases.handOver('prod/x', 'next-a', 'next-a/1', 60, at(200))).toBe(true);
+        await store.leases.release('prod/x', 'next-a/1');
+        expect(await store.leases.acquire('prod/x', 'run-b', 60, at(201))).toBe(true);
+      });
+
+      it('is not handed over once it expired', async () => {
+        await store.leases.acquire('prod/x', 'run-a', 60, T0);
+        expect(await store.leases.handOver('prod/x', 'run-a', 'next-a', 600, at(60))).toBe(false);
+        expect(await store.leases.holder('prod/x', at(60))).toBeUndefined();
+        expect(await store.leases.handOver('prod/y', 'run-a', 'next-a', 600, at(1))).toBe(false);
+        expect(await store.leases.holder('prod/y', at(1))).toBeUndefined();
+      });
+
       it('gives exactly one of 20 owners racing for it', async () => {
         const owners = Array.from({ length: 20 }, (_, i) => `run-${i}`);
         const taken = await Promise.all(
           owners.map((owner) => store.leases.acquire('prod/x', owner, 300, T0)),
         );
         expect(taken.filter(Boolean)).toHaveLength(1);
+      });
+    });
+
+    describe('checkpoints', () => {
+      const checkpoint = { steps: [{ id: 'a', summary: 'é 1 of 2' }], saved: { done: ['n-1', 'n-2'] } };
+
+      it('loads what was saved under a run and an id, and nothing under another', async () => {
+        await store.checkpoints.save('run-1', '2', checkpoint, 600, T0);
+        expect(await store.checkpoints.load('run-1', '2', at(1))).toEqual(checkpoint);
+        expect(await store.checkpoints.load('run-1', '3', at(1))).toBeUndefined();
+        expect(await store.checkpoints.load('run-2', '2', at(1))).toBeUndefined();
+      });
+
+      it('replaces a checkpoint saved again under its id, and keeps other ids apart', async () => {
+        await store.checkpoints.save('run-1', '2', checkpoint, 600, T0);
+        await store.checkpoints.save('run-1', '3', { later: true }, 600, T0);
+        await store.checkpoints.save('run-1', '2', { again: 1 }, 600, T0);
+        expect(await store.checkpoints.load('run-1', '2', at(1))).toEqual({ again: 1 });
+        expect(await store.checkpoints.load('run-1', '3', at(1))).toEqual({ later: true });
+      });
+
+      it('is gone once its time to live passed', async () => {
+        await store.checkpoints.save('run-1', '2', checkpoint, 600, T0);
+        expect(await store.checkpoints.load('run-1', '2', at(599))).toEqual(checkpoint);
+        expect(await store.checkpoints.load('run-1', '2', at(600))).toBeUndefined();
+      });
+
+      it('hands out a copy: changing what was loaded changes nothing saved', async () => {
+        await store.checkpoints.save('run-1', '2', checkpoint, 600, T0);
+        const loaded = (await store.checkpoints.load('run-1', '2', at(1))) as typeof checkpoint;
+        loaded.saved.done.push('n-3');
+        expect(await store.checkpoints.load('run-1', '2', at(1))).toEqual(checkpoint);
       });
     });
 
