@@ -11,8 +11,11 @@ export type Timeline = Record<string, number>;
 export function medianTimeline(timelines: readonly Timeline[]): Timeline {
   const order = new Map<string, number[]>();
   for (const timeline of timelines)
-    for (const [moment, at] of Object.entries(timeline))
-      order.set(moment, [...(order.get(moment) ?? []), at]);
+    for (const [moment, at] of Object.entries(timeline)) {
+      const ats = order.get(moment);
+      if (ats) ats.push(at);
+      else order.set(moment, [at]);
+    }
   const medians = [...order].map(([moment, ats]) => [moment, Number(median(ats).toFixed(1))] as const);
   return Object.fromEntries(medians.sort((a, b) => a[1] - b[1]));
 }
@@ -54,13 +57,40 @@ function watchFrames(socket: Socket, head: Buffer, each: (channel: number, lengt
   socket.on('data', read);
 }
 
+/** Execs whose timelines are kept: enough for medians, and a 100,000-agent fan-out's RSS stays the client's own. */
+export const TIMELINE_SAMPLE = 2_048;
+
 /**
- * The client's side of every exec in this process: when its connection was up (TCP, TLS; 0 for a
- * connection opened ahead), its upgrade written, the 101 received, the first stdout frame, the
- * exit status, the close. Read through node's http diagnostics channel: the client is untouched.
+ * Keeps a uniform sample of at most `size` of the timelines offered (reservoir sampling), so the
+ * execs of a 100,000-agent fan-out cost the same as those of a 5,000-agent one. `offer` says
+ * whether it kept this one.
  */
-export function recordClientExecs(): Timeline[] {
-  const timelines: Timeline[] = [];
+export function timelineSample(size = TIMELINE_SAMPLE) {
+  const kept: Timeline[] = [];
+  let offered = 0;
+  return {
+    kept,
+    offer(timeline: Timeline): boolean {
+      offered += 1;
+      if (kept.length < size) kept.push(timeline);
+      else {
+        const slot = Math.floor(Math.random() * offered);
+        if (slot >= size) return false;
+        kept[slot] = timeline;
+      }
+      return true;
+    },
+  };
+}
+
+/**
+ * The client's side of the execs in this process, a uniform sample of at most `size` of them
+ * (reservoir sampling): when its connection was up (TCP, TLS; 0 for a connection opened ahead),
+ * its upgrade written, the 101 received, the first stdout frame, the exit status, the close. Read
+ * through node's http diagnostics channel: the client is untouched.
+ */
+export function recordClientExecs(size = TIMELINE_SAMPLE): Timeline[] {
+  const sample = timelineSample(size);
   subscribe('http.client.request.start', (message) => {
     const request = (message as { request: ClientRequest }).request;
     if (!request.path.includes('/exec?')) return;
@@ -69,7 +99,7 @@ export function recordClientExecs(): Timeline[] {
     const mark = (moment: string) => {
       timeline[moment] ??= Number((performance.now() - began).toFixed(2));
     };
-    timelines.push(timeline);
+    if (!sample.offer(timeline)) return;
     const connection = (socket: Socket) => {
       if (socket.connecting) socket.once('connect', () => mark('connect'));
       else mark('connect');
@@ -90,5 +120,5 @@ export function recordClientExecs(): Timeline[] {
       socket.once('close', () => mark('close'));
     });
   });
-  return timelines;
+  return sample.kept;
 }

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { EXEC_TIMELINE_CHANNEL } from '../sim/exec/timeline.ts';
 import type { Sim } from '../sim/index.ts';
 import { type CpuQuota, cpuQuota, MB_PER_VCPU } from './cpu-quota.ts';
-import { medianTimeline, type Timeline, timelineText } from './exec-timeline.ts';
+import { medianTimeline, type Timeline, timelineSample, timelineText } from './exec-timeline.ts';
 import { type Figures, fromRuns, pairedRatios } from './figures.ts';
 import { startReplayExecServer } from './replay-exec-server.ts';
 import { ROUNDS } from './sizes.ts';
@@ -18,10 +18,10 @@ const CONCURRENCY = 16;
 /** A Lambda memory size whose CPU share the worker ran in; `unlimited` is the whole machine. */
 type Size = number | undefined;
 
-/** A size's runs, the simulator's side of each of their execs, and the same runs through the replaying server. */
+/** A size's runs, the simulator's side of a sample of their execs, and the same runs through the replaying server. */
 interface Measured {
   runs: ClientRun[];
-  simulator: Timeline[];
+  simulator: ReturnType<typeof timelineSample>;
   replayed: ClientRun[];
 }
 
@@ -59,13 +59,13 @@ export async function fanOutRuns(
         runs.set(size, { unmeasured: (error as Error).message });
       }
     }
-    if (quotas.has(size)) runs.set(size, { runs: [], simulator: [], replayed: [] });
+    if (quotas.has(size)) runs.set(size, { runs: [], simulator: timelineSample(), replayed: [] });
   }
   const replay = await startReplayExecServer(sim, EXEC_LATENCY_MS);
   const replayKubeconfig = join(mkdtempSync(join(tmpdir(), 'bench-replay-')), 'kubeconfig');
   writeFileSync(replayKubeconfig, replay.kubeconfig);
-  let simulator: Timeline[] = [];
-  const record = (timeline: unknown) => simulator.push(timeline as Timeline);
+  let simulator = timelineSample();
+  const record = (timeline: unknown) => simulator.offer(timeline as Timeline);
   subscribe(EXEC_TIMELINE_CHANNEL, record);
   sim.faults.set('exec', { latencyMs: EXEC_LATENCY_MS });
   try {
@@ -133,7 +133,7 @@ export function fanOutFigures(runs: FanOutRuns, options: { limits: boolean }): F
       medianTimeline(client),
     );
     figures[`cgroup fan-out${label}: median exec at the simulator (ms after its upgrade arrived)`] =
-      timelineText(medianTimeline(sized.simulator));
+      timelineText(medianTimeline(sized.simulator.kept));
     if (sized.replayed.length > 0) Object.assign(figures, replayFigures(label, sized));
     figures[`cgroup fan-out${label}: verdicts`] = [
       ...new Set([...measured, ...sized.replayed].map((run) => run.verdict)),

@@ -121,7 +121,7 @@ export class KubeCiliumFacade implements CiliumFacade {
   }
 
   async forEachAgent<T>(
-    work: (agent: AgentPod) => Promise<T>,
+    work: (agent: AgentPod, index: number) => Promise<T>,
     options?: FanOutOptions,
   ): Promise<AgentResult<T>[]> {
     return fanOut(await this.agents(), work, options);

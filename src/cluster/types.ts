@@ -255,8 +255,14 @@ export interface CiliumFacade {
     table: string,
     options?: ExecOptions,
   ): Promise<ExecResult & { command: string[] }>;
-  /** Runs `work` on every agent with bounded concurrency; one agent's failure does not stop the rest. */
-  forEachAgent<T>(work: (agent: AgentPod) => Promise<T>, options?: FanOutOptions): Promise<AgentResult<T>[]>;
+  /**
+   * Runs `work` on every agent with bounded concurrency; one agent's failure does not stop the rest.
+   * `index` is the agent's place in `agents()`, as its result's in the answer.
+   */
+  forEachAgent<T>(
+    work: (agent: AgentPod, index: number) => Promise<T>,
+    options?: FanOutOptions,
+  ): Promise<AgentResult<T>[]>;
 }
 
 /** Both facades for one cluster, as a runbook run gets them. */

@@ -1,7 +1,12 @@
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import { KubeConfig } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { medianTimeline, recordClientExecs, type Timeline } from '../../bench/exec-timeline.ts';
+import {
+  medianTimeline,
+  recordClientExecs,
+  type Timeline,
+  timelineSample,
+} from '../../bench/exec-timeline.ts';
 import { EXEC_TIMELINE_CHANNEL } from '../../sim/exec/timeline.ts';
 import { type Sim, startSim } from '../../sim/index.ts';
 import { clusterAccess } from '../../src/cluster/access.ts';
@@ -66,5 +71,25 @@ describe('exec timelines', () => {
     // The injected latency is served before the 101, on both sides.
     expect(atSimulator['latency served']).toBeGreaterThanOrEqual(29);
     expect((atClient['101 received'] ?? 0) - (atClient['upgrade written'] ?? 0)).toBeGreaterThanOrEqual(29);
+  });
+});
+
+describe('timelineSample', () => {
+  const timeline = (n: number): Timeline => ({ connect: n });
+
+  it('keeps every timeline up to its size', () => {
+    const sample = timelineSample(8);
+    for (let n = 0; n < 8; n++) expect(sample.offer(timeline(n))).toBe(true);
+    expect(sample.kept).toEqual(Array.from({ length: 8 }, (_, n) => timeline(n)));
+  });
+
+  it('keeps no more than its size however many execs a fan-out makes, drawn from all of them', () => {
+    const sample = timelineSample(64);
+    for (let n = 0; n < 100_000; n++) sample.offer(timeline(n));
+    expect(sample.kept).toHaveLength(64);
+    // A uniform draw: most of what is kept comes from past the first 64 execs, spread across the run.
+    const kept = sample.kept.map((t) => t.connect as number);
+    expect(kept.filter((n) => n >= 64).length).toBeGreaterThan(60);
+    expect(Math.max(...kept)).toBeGreaterThan(50_000);
   });
 });

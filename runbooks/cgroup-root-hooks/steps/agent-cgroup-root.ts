@@ -2,7 +2,6 @@ import {
   type AgentPod,
   type AgentResult,
   agentsLabel,
-  type CiliumFacade,
   defineStep,
   type Evidence,
   errorCause,
@@ -11,8 +10,8 @@ import {
   statusFor,
 } from '../../../sdk/index.ts';
 import { readAgentFacts } from '../agent-facts.ts';
+import { type AgentJudgement, type Flagged, HEALTHY, Judgements } from '../judgements.ts';
 import type { CgroupRootHooksParams } from '../params.ts';
-import { type AgentCgroupFacts, judgePlacement, placementEvidence } from '../placement.ts';
 import { type CgroupRootState, socketLbDecision } from './socket-lb.ts';
 
 /** cilium-config `cgroup-root` when unset; the Helm chart's `cgroup.hostRoot`. */
@@ -20,23 +19,7 @@ export const DEFAULT_CGROUP_ROOT = '/run/cilium/cgroupv2';
 
 export const AGENT_CHECK_FAILED = 'AGENT_CHECK_FAILED';
 
-/**
- * What is kept of one agent once judged: its finding, if any, and the one line of evidence the
- * report may show. The walk itself (every cgroup with programs) is dropped as soon as it is read,
- * so 5,000 agents cost 5,000 short strings, not 5,000 parsed trees.
- */
-interface AgentJudgement {
-  node: string;
-  findings: Finding[];
-  evidence: Evidence;
-}
-
 type Failure = Extract<AgentResult<AgentJudgement>, { ok: false }>;
-
-async function judgeAgent(cilium: CiliumFacade, agent: AgentPod, root: string): Promise<AgentJudgement> {
-  const facts: AgentCgroupFacts = await readAgentFacts(cilium, agent, root);
-  return { node: agent.node, findings: judgePlacement(facts), evidence: placementEvidence(facts) };
-}
 
 /** Node names for a one-line summary: a few, then how many more. */
 function fewOf(nodes: readonly string[]): string {
@@ -47,7 +30,9 @@ function failureEvidence(failures: readonly Failure[]): Evidence[] {
   const byCause = new Map<string, Failure[]>();
   for (const failure of failures) {
     const cause = errorCause(failure.error);
-    byCause.set(cause, [...(byCause.get(cause) ?? []), failure]);
+    const alike = byCause.get(cause);
+    if (alike) alike.push(failure);
+    else byCause.set(cause, [failure]);
   }
   return [...byCause.values()].map((alike) => {
     const nodes = alike.map((failure) => failure.agent.node);
@@ -78,7 +63,10 @@ export const agentCgroupRootStep = defineStep<CgroupRootHooksParams, CgroupRootS
   },
   async run(ctx) {
     const root = (await ctx.cilium.config())['cgroup-root'] || DEFAULT_CGROUP_ROOT;
-    const results = await ctx.cilium.forEachAgent((agent) => judgeAgent(ctx.cilium, agent, root), {
+    const judgements = new Judgements();
+    const judge = async (agent: AgentPod, index: number) =>
+      judgements.judge(await readAgentFacts(ctx.cilium, agent, root), index);
+    const results = await ctx.cilium.forEachAgent(judge, {
       concurrency: ctx.limits.concurrency,
       signal: ctx.signal,
       onProgress: (done, total, failed) => ctx.progress(done, total, agentsLabel(done, failed)),
@@ -87,27 +75,38 @@ export const agentCgroupRootStep = defineStep<CgroupRootHooksParams, CgroupRootS
       return outcome('error', `no Cilium agent pods (k8s-app=cilium) in ${ctx.cilium.namespace}`);
 
     const failures = results.filter((result): result is Failure => !result.ok);
-    const checked = results.flatMap((result) => (result.ok ? [result.value] : []));
-    if (checked.length === 0) {
+    const checked = results.length - failures.length;
+    if (checked === 0) {
       const causes = [...new Set(failures.map((failure) => errorCause(failure.error)))].join('; ');
       return outcome('error', `no agent could be checked (${failures.length} failed): ${causes}`, {
         evidence: failureEvidence(failures),
       });
     }
 
-    const misplaced = checked.filter((judged) => judged.findings.some((f) => f.severity !== 'info'));
-    const noted = checked.filter((judged) => judged.findings.length > 0 && !misplaced.includes(judged));
+    const flagged = results.flatMap((result) =>
+      result.ok && result.value !== HEALTHY ? [result.value] : [],
+    );
+    const isMisplaced = (judged: Flagged) => judged.findings.some((f) => f.severity !== 'info');
+    const misplaced = flagged.filter(isMisplaced);
+    const noted = flagged.filter((judged) => !isMisplaced(judged));
     const findings = [
       ...[...misplaced, ...noted].flatMap((m) => m.findings),
       ...failures.map(failureFinding),
     ];
     // A healthy run still shows one agent's signals, so the report says what "healthy" rests on.
-    const shown = misplaced.length > 0 ? misplaced : noted.length > 0 ? noted : checked.slice(0, 1);
-    const evidence = [...shown.map((judged) => judged.evidence), ...failureEvidence(failures)];
+    const shown =
+      misplaced.length > 0
+        ? misplaced.map((judged) => judged.evidence)
+        : noted.length > 0
+          ? noted.map((judged) => judged.evidence)
+          : judgements.sample
+            ? [judgements.sample]
+            : [];
+    const evidence = [...shown, ...failureEvidence(failures)];
     const unchecked = failures.length > 0 ? `; ${failures.length} could not be checked` : '';
     const summary =
       misplaced.length === 0
-        ? `${checked.length} of ${results.length} agents have the socket-LB hooks on the host's cgroup root (inode 1)${unchecked}`
+        ? `${checked} of ${results.length} agents have the socket-LB hooks on the host's cgroup root (inode 1)${unchecked}`
         : `${misplaced.length} of ${results.length} agents do not have the socket-LB hooks on the host's cgroup root: ${fewOf(misplaced.map((m) => m.node))}${unchecked}`;
     const status = misplaced.length === 0 && failures.length > 0 ? 'warn' : statusFor(findings);
     return outcome(status, summary, { findings, evidence });

@@ -1,0 +1,38 @@
+import type { Evidence, Finding } from '../../sdk/index.ts';
+import { type AgentCgroupFacts, judgePlacement, placementEvidence } from './placement.ts';
+
+/** An agent whose hooks sit where they should: nothing more is kept of it. */
+export const HEALTHY = 'healthy';
+
+/** An agent with findings: those, and the one line of evidence the report shows for it. */
+export interface Flagged {
+  node: string;
+  findings: Finding[];
+  evidence: Evidence;
+}
+
+export type AgentJudgement = Flagged | typeof HEALTHY;
+
+/**
+ * Judges agents as the fan-out reads them, keeping of each only what the report may show: the
+ * findings and evidence of a flagged agent, a bare HEALTHY for the others, and the evidence of
+ * the first healthy agent (in the agents' order) as the sample a healthy report shows. The walk
+ * itself is dropped once judged, so 100,000 healthy agents cost 100,000 results and one sample.
+ */
+export class Judgements {
+  #sample: { index: number; evidence: Evidence } | undefined;
+
+  /** `index` is the agent's place in the agents' order. */
+  judge(facts: AgentCgroupFacts, index: number): AgentJudgement {
+    const findings = judgePlacement(facts);
+    if (findings.length > 0) return { node: facts.agent.node, findings, evidence: placementEvidence(facts) };
+    if (this.#sample === undefined || index < this.#sample.index)
+      this.#sample = { index, evidence: placementEvidence(facts) };
+    return HEALTHY;
+  }
+
+  /** What "healthy" rests on: the first healthy agent's signals. */
+  get sample(): Evidence | undefined {
+    return this.#sample?.evidence;
+  }
+}
