@@ -31,9 +31,8 @@ export const settle = () => (globalThis as { gc?: () => void }).gc?.();
 /** The worker's code as the deploy bundles it (ESM, minified), in a folder of its own. */
 export async function bundleWorkerChild(): Promise<string> {
   mkdirSync(join(process.cwd(), 'cdk.out'), { recursive: true });
-  const outfile = join(mkdtempSync(join(process.cwd(), 'cdk.out', 'bench-')), 'worker.mjs');
-  await bundleLikeTheDeploy('bench/worker-child.ts', outfile);
-  return outfile;
+  const dir = mkdtempSync(join(process.cwd(), 'cdk.out', 'bench-'));
+  return (await bundleLikeTheDeploy('bench/worker-child.ts', dir)).entry;
 }
 
 /**

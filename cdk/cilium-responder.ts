@@ -8,9 +8,14 @@ import type { IVpc } from 'aws-cdk-lib/aws-ec2';
 import { Rule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import { ManagedPolicy, PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
-import { Architecture, FunctionUrlAuthType, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
+import {
+  Architecture,
+  FunctionUrlAuthType,
+  Function as LambdaFn,
+  Runtime,
+  Tracing,
+} from 'aws-cdk-lib/aws-lambda';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
-import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { CfnSchedule } from 'aws-cdk-lib/aws-scheduler';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
@@ -29,7 +34,7 @@ import { RUN_INDEXES, TTL_ATTRIBUTE } from '../src/store/dynamodb/layout.ts';
 import { addAccessEntries, type RegionScope, sameAccountClusters } from './access-entries.ts';
 import { ALARM_PERIOD, AlarmTopic } from './alarm-topic.ts';
 import { alarmEventPattern, awsNameProblems } from './aws-limits.ts';
-import { BUNDLING, SOURCE_MAPPED } from './bundling.ts';
+import { functionCode, SOURCE_MAPPED } from './bundling.ts';
 import { addOutputs } from './outputs.ts';
 import { packageRoot } from './package-root.ts';
 import { rbacManifest } from './rbac.ts';
@@ -96,13 +101,13 @@ export class CiliumResponder extends Construct {
   /** Where the responder's own alarms go. */
   readonly alarmTopic: AlarmTopic;
   /** Alertmanager webhooks, Slack commands and clicks, the operator API (a Function URL). */
-  readonly http: NodejsFunction;
+  readonly http: LambdaFn;
   /** CloudWatch alarms, through EventBridge, SNS or the alarm's Lambda action. */
-  readonly alarm: NodejsFunction;
+  readonly alarm: LambdaFn;
   /** The config's schedules. */
-  readonly sweep: NodejsFunction;
+  readonly sweep: LambdaFn;
   /** Runs the queued jobs against the clusters. */
-  readonly worker: NodejsFunction;
+  readonly worker: LambdaFn;
   /** The http function's URL: where Alertmanager and Slack send. */
   readonly url: string;
   /** The Kubernetes RBAC for the worker's group (`responder rbac`), with the team runbooks' declared reads. */
@@ -208,8 +213,15 @@ export class CiliumResponder extends Construct {
         entry?: string;
       },
     ) =>
-      new NodejsFunction(this, name, {
-        entry: options.entry ?? `${ROOT}/functions/${name.toLowerCase()}.ts`,
+      new LambdaFn(this, name, {
+        code: functionCode({
+          entry: options.entry ?? `${ROOT}/functions/${name.toLowerCase()}.ts`,
+          // The config travels with the code, validated and as JSON; the functions read it at cold start.
+          besides: [{ file: deployedConfig, as: DEPLOYED_CONFIG_FILE }],
+          sourcemap: options.sourceMapped ?? false,
+          projectDir: process.cwd(),
+        }),
+        handler: 'index.handler',
         runtime: Runtime.NODEJS_22_X,
         architecture: Architecture.ARM_64,
         memorySize: options.memorySize,
@@ -225,18 +237,6 @@ export class CiliumResponder extends Construct {
           retention: deploy.logRetentionDays as RetentionDays,
           removalPolicy: RemovalPolicy.DESTROY,
         }),
-        bundling: {
-          ...BUNDLING,
-          ...(options.sourceMapped ? SOURCE_MAPPED.bundling : {}),
-          commandHooks: {
-            beforeBundling: () => [],
-            beforeInstall: () => [],
-            // The config travels with the code, validated and as JSON; the functions read it at cold start.
-            afterBundling: (_input: string, output: string) => [
-              `cp "${deployedConfig}" "${output}/${DEPLOYED_CONFIG_FILE}"`,
-            ],
-          },
-        },
         // 0 leaves the function unreserved (accounts with a low concurrency quota).
         ...(options.reservedConcurrency > 0
           ? { reservedConcurrentExecutions: options.reservedConcurrency }

@@ -1,16 +1,7 @@
 import type { ApproverDirectory, ChatSink } from '../src/chat/types.ts';
 import type { SlackDirectoryOptions } from '../src/slack/directory.ts';
 import type { SlackSinkOptions } from '../src/slack/sink.ts';
-
-/** Loads once, on the first call; a load that failed is tried again. */
-function onFirstCall<T>(load: () => Promise<T>): () => Promise<T> {
-  let loaded: Promise<T> | undefined;
-  return () =>
-    (loaded ??= load().catch((error: unknown) => {
-      loaded = undefined;
-      throw error;
-    }));
-}
+import { onFirstCall } from './on-first-call.ts';
 
 /**
  * Slack's sink with its Web API client loaded on the first post: the http function answers most

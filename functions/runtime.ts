@@ -1,16 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { Logger } from '@aws-lambda-powertools/logger';
-import { getSecret } from '@aws-lambda-powertools/parameters/secrets';
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { SQSClient } from '@aws-sdk/client-sqs';
 import { catalogWithTeam, TEAM_CATALOG_ENV } from '../runbooks/team-catalog.ts';
 import { type App, createApp } from '../src/app/app.ts';
 import { type AppPorts, DEFAULT_CHANNEL } from '../src/app/ports.ts';
 import { CONSOLE_URL_ENV, consoleUrlSource } from '../src/chat/console-link.ts';
 import { unconfiguredChat } from '../src/chat/unconfigured.ts';
 import { DEPLOYED_CONFIG_FILE, loadDeployedConfig } from '../src/config/deployed.ts';
-import { sqsQueue } from '../src/queue/sqs.ts';
-import { dynamoStore } from '../src/store/index.ts';
+import type { AwsClients } from './aws-clients.ts';
+import { awsJson } from './aws-json.ts';
+import { lazyAwsClients, lazyQueue, lazyStore } from './lazy-aws.ts';
 import { lazySlackDirectory, lazySlackSink } from './lazy-slack.ts';
 
 /**
@@ -60,7 +58,8 @@ export interface LambdaRuntime {
   secrets: Secrets;
   /** Where each secret field lives, to name it in an answer that lacks it. */
   secretSources: Record<SecretField, string>;
-  sqs: SQSClient;
+  /** The SDK's DynamoDB and SQS clients, built on the first call that needs them. */
+  clients: () => Promise<AwsClients>;
   /** Where reports link to the console; the http function tells it the origin it is served at. */
   consoleUrl: ReturnType<typeof consoleUrlSource>;
   app: App;
@@ -93,8 +92,8 @@ export async function lambdaRuntime(
         missing,
       },
     );
-  const store = dynamoStore({ client: new DynamoDBClient({}), table: env.table });
-  const sqs = new SQSClient({});
+  const clients = lazyAwsClients(env);
+  const store = lazyStore(clients);
   const consoleUrl = consoleUrlSource(env.consoleUrl);
   const slack = { ...(env.slackApiUrl ? { slackApiUrl: env.slackApiUrl } : {}) };
   const logger: AppPorts['log'] = {
@@ -107,7 +106,7 @@ export async function lambdaRuntime(
     runbookIds,
     runbookInfo: catalog,
     store,
-    queue: sqsQueue(sqs, env.queueUrl),
+    queue: lazyQueue(clients),
     // Thread roots live in the table, so every function edits the same thread. Until the bot token
     // is put, runs still run and are recorded; what would be posted is logged with why.
     chat: secrets.slackBotToken
@@ -129,7 +128,7 @@ export async function lambdaRuntime(
     newId: randomUUID,
     log: logger,
   };
-  return { env, secrets, secretSources, sqs, consoleUrl, app: createApp(ports) };
+  return { env, secrets, secretSources, clients, consoleUrl, app: createApp(ports) };
 }
 
 const FIELDS: readonly SecretField[] = [
@@ -143,7 +142,15 @@ const FIELDS: readonly SecretField[] = [
 
 /** One secret's string fields; a secret that is not a JSON object counts as empty, and says so. */
 async function readSecret(id: string, log: Logger): Promise<{ id: string; fields: Secrets }> {
-  const text = await getSecret(id, { maxAge: 300 });
+  const answer = await awsJson({
+    service: 'secretsmanager',
+    target: 'secretsmanager.GetSecretValue',
+    body: { SecretId: id },
+    endpointEnv: 'AWS_ENDPOINT_URL_SECRETS_MANAGER',
+  }).catch((error: Error) => {
+    throw new Error(`secret ${id} could not be read: ${error.message}`, { cause: error });
+  });
+  const text = (answer as { SecretString?: string }).SecretString;
   let parsed: unknown;
   try {
     parsed = JSON.parse(typeof text === 'string' ? text : '');

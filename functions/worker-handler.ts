@@ -16,7 +16,7 @@ import { handleRecord } from './worker-batch.ts';
  * with a team's own (the entry the construct writes for them).
  */
 export async function workerHandler(runbooks: readonly AnyRunbook[]) {
-  const { app, env, sqs } = await lambdaRuntime();
+  const { app, env, clients } = await lambdaRuntime();
   const worker = createWorker(app.ports, {
     runbooks,
     connect: (cluster) => connect(clusterRef(cluster)),
@@ -46,7 +46,7 @@ export async function workerHandler(runbooks: readonly AnyRunbook[]) {
               return result;
             },
             deadLetter: async (letter) => {
-              await sendToDeadLetterQueue(sqs, env.deadLetterQueueUrl, letter);
+              await sendToDeadLetterQueue((await clients()).sqs, env.deadLetterQueueUrl, letter);
               await worker.deadLettered(letter);
             },
             maxAttempts: env.maxAttempts,

@@ -3,7 +3,7 @@
 // carry no cluster client (by strings each client's code holds, which the worker must hold too, so
 // the check cannot pass by looking for the wrong thing).
 // Usage: node check-bundles.mjs <cdk.out> <stack> <runbook source path>...
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 const [outDir, stackName, ...runbookPaths] = process.argv.slice(2);
@@ -27,18 +27,30 @@ const CLUSTER_CLIENTS = {
 const clientsIn = (code) =>
   Object.keys(CLUSTER_CLIENTS).filter((client) => code.includes(CLUSTER_CLIENTS[client]));
 
+/** A function's code: its entry (index.mjs) and the chunks its dynamic imports load, all of it. */
+const codeOf = (asset) =>
+  readdirSync(asset)
+    .filter((file) => file.endsWith('.mjs'))
+    .map((file) => readFileSync(join(asset, file), 'utf8'))
+    .join('\n');
+/** The sources esbuild put in a function's files, by their source maps. */
+const sourcesOf = (asset) =>
+  readdirSync(asset)
+    .filter((file) => file.endsWith('.mjs.map'))
+    .flatMap((file) => JSON.parse(readFileSync(join(asset, file), 'utf8')).sources);
+
 const problems = [];
 const worker = assetOf('Worker');
-const sources = JSON.parse(readFileSync(join(worker, 'index.mjs.map'), 'utf8')).sources;
+const sources = sourcesOf(worker);
 for (const path of runbookPaths)
   if (!sources.some((source) => source.endsWith(path))) problems.push(`the worker bundle lacks ${path}`);
-const workerClients = clientsIn(readFileSync(join(worker, 'index.mjs'), 'utf8'));
+const workerClients = clientsIn(codeOf(worker));
 if (workerClients.length !== Object.keys(CLUSTER_CLIENTS).length)
   problems.push(
     `the worker bundle should carry every cluster client; it has ${workerClients.join(', ') || 'none'}`,
   );
 for (const name of ['Http', 'Alarm', 'Sweep']) {
-  const clients = clientsIn(readFileSync(join(assetOf(name), 'index.mjs'), 'utf8'));
+  const clients = clientsIn(codeOf(assetOf(name)));
   if (clients.length > 0) problems.push(`the ${name} bundle carries ${clients.join(', ')}`);
 }
 if (problems.length > 0) {

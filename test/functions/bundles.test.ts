@@ -1,41 +1,34 @@
 import { build, type Metafile } from 'esbuild';
 import { describe, expect, it } from 'vitest';
+import { FUNCTION_BUILD } from '../../cdk/bundling.ts';
 
-/**
- * The functions as the deploy bundles them (ESM for nodejs22.x, the AWS SDK left to the runtime):
- * the ones that only admit jobs carry no cluster client, so they start fast whatever the cluster does.
- */
-async function bundle(entry: string): Promise<{ inputs: string[]; imports: string[] }> {
+/** A function built as the deploy builds it (cdk/bundling.ts), in memory: what esbuild put where. */
+async function built(entry: string): Promise<Metafile> {
   const result = await build({
+    ...FUNCTION_BUILD,
     entryPoints: [entry],
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node22',
-    minify: true,
+    outdir: 'out',
     write: false,
     metafile: true,
-    outfile: 'out.mjs',
-    mainFields: ['module', 'main'],
-    external: ['@aws-sdk/*'],
-    logLevel: 'silent',
   });
-  const metafile = result.metafile as Metafile;
-  const output = Object.values(metafile.outputs)[0];
-  return {
-    inputs: Object.keys(metafile.inputs),
-    imports: [...new Set((output?.imports ?? []).map((i) => i.path))],
-  };
+  return result.metafile as Metafile;
+}
+
+/**
+ * Every input the function ships (in any of its files): the ones that only admit jobs carry no
+ * cluster client, so they start fast whatever the cluster does.
+ */
+async function bundle(entry: string): Promise<{ inputs: string[] }> {
+  return { inputs: Object.keys((await built(entry)).inputs) };
 }
 
 describe('the Lambda bundles', () => {
   it.each(['functions/http.ts', 'functions/alarm.ts', 'functions/sweep.ts'])(
     '%s has no Kubernetes client and no EC2 client',
     async (entry) => {
-      const { inputs, imports } = await bundle(entry);
+      const { inputs } = await bundle(entry);
       expect(inputs.filter((path) => path.includes('@kubernetes/client-node'))).toEqual([]);
-      expect(imports).not.toContain('@aws-sdk/client-ec2');
-      expect(imports).not.toContain('@aws-sdk/client-eks');
+      expect(inputs.filter((path) => /@aws-sdk\/client-(ec2|eks)\//.test(path))).toEqual([]);
       // Nor the runbooks' code: admitting a job needs their ids and params schemas only.
       const admissionOnly = /^runbooks\/(catalog\.ts|team-catalog\.ts|[^/]+\/params\.ts)$/;
       expect(inputs.filter((path) => path.startsWith('runbooks/') && !admissionOnly.test(path))).toEqual([]);
@@ -44,32 +37,19 @@ describe('the Lambda bundles', () => {
   );
 
   it('the worker, which reaches clusters, does carry them', async () => {
-    const { inputs, imports } = await bundle('functions/worker.ts');
+    const { inputs } = await bundle('functions/worker.ts');
     expect(inputs.some((path) => path.includes('@kubernetes/client-node'))).toBe(true);
-    expect(imports).toContain('@aws-sdk/client-eks');
+    expect(inputs.some((path) => path.includes('@aws-sdk/client-eks/'))).toBe(true);
   }, 60_000);
 });
 
 /**
- * The inputs a function's cold start evaluates: those its entry reaches by static imports. Split
- * as esbuild splits (what a dynamic import reaches lands in a chunk of its own), then the chunks
- * the entry statically imports, followed transitively.
+ * The inputs a function's cold start reads, compiles and evaluates: those in its entry file and in
+ * the chunks the entry statically imports, followed transitively. What a dynamic import reaches is
+ * in a file of its own, loaded when a request needs it.
  */
 async function loadedAtStart(entry: string): Promise<string[]> {
-  const result = await build({
-    entryPoints: [entry],
-    bundle: true,
-    splitting: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node22',
-    write: false,
-    metafile: true,
-    outdir: 'out',
-    mainFields: ['module', 'main'],
-    logLevel: 'silent',
-  });
-  const outputs = (result.metafile as Metafile).outputs;
+  const outputs = (await built(entry)).outputs;
   const start = Object.keys(outputs).find((path) => outputs[path]?.entryPoint === entry) as string;
   const loaded = new Set([start]);
   for (const path of loaded)
@@ -87,6 +67,19 @@ describe("the http function's cold start", () => {
     // What every request needs is there.
     expect(inputs).toContain('functions/http-app.ts');
     expect(inputs.some((path) => path.includes('node_modules/zod/'))).toBe(true);
+  }, 60_000);
+
+  it('loads no AWS SDK: it reads its secrets with one signed request each; the table and the queue load with the first request that uses them', async () => {
+    const inputs = await loadedAtStart('functions/http.ts');
+    const sdk = inputs.filter((path) =>
+      /node_modules\/(@aws-sdk|@smithy|@aws-crypto|@aws-lambda-powertools\/parameters)\//.test(path),
+    );
+    expect(sdk).toEqual([]);
+    expect(inputs).toContain('functions/sigv4.ts');
+    // The clients are shipped, in a file of their own.
+    const all = (await bundle('functions/http.ts')).inputs;
+    expect(all.some((path) => path.includes('node_modules/@aws-sdk/client-dynamodb/'))).toBe(true);
+    expect(all.some((path) => path.includes('node_modules/@aws-sdk/client-sqs/'))).toBe(true);
   }, 60_000);
 
   it('reads the config the stack validated at synth as JSON: no YAML parser, no config schema built', async () => {

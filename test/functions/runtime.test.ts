@@ -1,18 +1,21 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { clearCaches } from '@aws-lambda-powertools/parameters';
-import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
-import { mockClient } from 'aws-sdk-client-mock';
-import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { lambdaRuntime } from '../../functions/runtime.ts';
 import { RUNBOOK_IDS } from '../../runbooks/catalog.ts';
 import { deployedConfigText } from '../../src/config/deployed-text.ts';
 import { loadConfig } from '../../src/config/load.ts';
+import { startFakeAws } from '../helpers/fake-aws.ts';
 
 const MAIN = 'arn:aws:secretsmanager:eu-west-1:111122223333:secret:ResponderSecrets';
 const OPERATOR = 'arn:aws:secretsmanager:eu-west-1:111122223333:secret:ResponderOperatorToken';
-const secretsManager = mockClient(SecretsManagerClient);
+/** SecretString by SecretId, as Secrets Manager (the local stand-in) holds them. */
+const held = new Map<string, string>();
+const secretsManager = await startFakeAws({
+  cluster: { endpoint: 'https://127.0.0.1:1', caData: '' },
+  secrets: held,
+});
 const saved = { ...process.env };
 
 /** The JSON lines Powertools' logger writes while `work` runs. */
@@ -32,9 +35,8 @@ async function logged<T>(work: () => Promise<T>): Promise<{ result: T; lines: Re
 }
 
 function secrets(values: Record<string, string>) {
-  secretsManager.reset();
-  for (const [id, text] of Object.entries(values))
-    secretsManager.on(GetSecretValueCommand, { SecretId: id }).resolves({ ARN: id, SecretString: text });
+  held.clear();
+  for (const [id, text] of Object.entries(values)) held.set(id, text);
 }
 
 describe('lambdaRuntime and its secrets', () => {
@@ -45,9 +47,8 @@ describe('lambdaRuntime and its secrets', () => {
     const example = await loadConfig('responder.config.example.yaml', { runbooks: RUNBOOK_IDS });
     writeFileSync(configPath, deployedConfigText(example));
   });
+  afterAll(() => secretsManager.close());
   beforeEach(() => {
-    // Each test is a new cold start: Powertools keeps what it read for 5 minutes.
-    clearCaches();
     Object.assign(process.env, {
       TABLE_NAME: 'state',
       QUEUE_URL: 'https://sqs.eu-west-1.amazonaws.com/111122223333/jobs',
@@ -56,6 +57,9 @@ describe('lambdaRuntime and its secrets', () => {
       OPERATOR_SECRET_ID: OPERATOR,
       RESPONDER_CONFIG: configPath,
       AWS_REGION: 'eu-west-1',
+      AWS_ACCESS_KEY_ID: 'AKIAIOSFODNN7EXAMPLE',
+      AWS_SECRET_ACCESS_KEY: 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY',
+      AWS_ENDPOINT_URL_SECRETS_MANAGER: secretsManager.url,
     });
   });
   afterEach(() => {
@@ -94,5 +98,35 @@ describe('lambdaRuntime and its secrets', () => {
     expect(lines.filter((line) => line.level === 'WARN').map((line) => line.message)).toEqual([
       `secret fields empty or missing: slackBotToken (secret ${MAIN})`,
     ]);
+  });
+
+  it('reads each secret once, signed for Secrets Manager in its region, and builds no SDK client for it', async () => {
+    secrets({
+      [MAIN]: JSON.stringify({ alertmanagerToken: 'am' }),
+      [OPERATOR]: JSON.stringify({ operatorToken: 'op' }),
+    });
+    const before = secretsManager.calls.length;
+    await logged(() => lambdaRuntime());
+    expect(secretsManager.calls.slice(before)).toEqual([
+      {
+        service: 'secretsmanager',
+        region: 'eu-west-1',
+        accessKeyId: 'AKIAIOSFODNN7EXAMPLE',
+        action: 'GetSecretValue',
+      },
+      {
+        service: 'secretsmanager',
+        region: 'eu-west-1',
+        accessKeyId: 'AKIAIOSFODNN7EXAMPLE',
+        action: 'GetSecretValue',
+      },
+    ]);
+  });
+
+  it('a secret Secrets Manager does not have stops the cold start, naming it', async () => {
+    secrets({ [MAIN]: JSON.stringify({ alertmanagerToken: 'am' }) });
+    await expect(logged(() => lambdaRuntime())).rejects.toThrow(
+      `secret ${OPERATOR} could not be read: secretsmanager.GetSecretValue: ResourceNotFoundException: Secrets Manager can't find the specified secret.`,
+    );
   });
 });
