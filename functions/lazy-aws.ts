@@ -19,6 +19,7 @@ const PARTS: { [K in keyof StateStore]: true } = {
   leases: true,
   brake: true,
   runs: true,
+  checkpoints: true,
   threads: true,
 };
 
