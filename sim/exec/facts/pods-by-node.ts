@@ -2,27 +2,50 @@ import { R, type SimCluster } from '../../cluster.ts';
 import type { Pod } from '../../objects.ts';
 import type { Store } from '../../store.ts';
 
-const cache = new WeakMap<Store, { revision: number; byNode: Map<string, Pod[]> }>();
+/** Pods read per page while indexing: the store builds each pod as it lists it. */
+const PAGE = 5_000;
+
+/** Per node, its pods' namespaces and names, alternating: a 3-million-pod index, not 3 million built pods. */
+type ByNode = Map<string, string[]>;
+
+const cache = new WeakMap<Store, { revision: number; byNode: ByNode }>();
+
+function indexByNode(store: Store): ByNode {
+  const byNode: ByNode = new Map();
+  let after: string | undefined;
+  do {
+    const page = store.list(R.pods, { limit: PAGE, ...(after === undefined ? {} : { after }) });
+    for (const item of page.items) {
+      const node = (item as Pod).spec.nodeName;
+      if (!node) continue;
+      const { namespace = '', name } = item.metadata;
+      const names = byNode.get(node);
+      if (names) names.push(namespace, name);
+      else byNode.set(node, [namespace, name]);
+    }
+    after = page.nextKey;
+  } while (after !== undefined);
+  return byNode;
+}
 
 /**
- * The pods bound to a node. One scan of the store per revision serves every agent's exec, so a fan
- * out over thousands of agents does not rescan hundreds of thousands of pods each time.
+ * The pods bound to a node. One pass over the store per revision indexes every node's pods by
+ * name, so a fan-out over thousands of agents does not rescan hundreds of thousands of pods each
+ * time; the pods themselves are built from the store when asked for, so the index of a
+ * 100,000-node cluster holds names, not the 3 million pods the compact store keeps as rows.
  */
 export function podsOnNode(cluster: SimCluster, nodeName: string): Pod[] {
   const { store } = cluster;
   let entry = cache.get(store);
   if (!entry || entry.revision !== store.revision) {
-    const byNode = new Map<string, Pod[]>();
-    for (const item of store.list(R.pods).items) {
-      const pod = item as Pod;
-      const node = pod.spec.nodeName;
-      if (!node) continue;
-      const list = byNode.get(node);
-      if (list) list.push(pod);
-      else byNode.set(node, [pod]);
-    }
-    entry = { revision: store.revision, byNode };
+    entry = { revision: store.revision, byNode: indexByNode(store) };
     cache.set(store, entry);
   }
-  return entry.byNode.get(nodeName) ?? [];
+  const names = entry.byNode.get(nodeName) ?? [];
+  const pods: Pod[] = [];
+  for (let i = 0; i < names.length; i += 2) {
+    const pod = store.get<Pod>(R.pods, names[i], names[i + 1] as string);
+    if (pod) pods.push(pod);
+  }
+  return pods;
 }

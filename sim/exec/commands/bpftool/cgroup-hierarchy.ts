@@ -1,6 +1,7 @@
 import type { AgentState, HookPlacement } from '../../../agent-state.ts';
 import { AGENT_CONTAINER, AGENT_LABEL, type SimCluster } from '../../../cluster.ts';
 import type { Pod } from '../../../objects.ts';
+import { NewestEntries } from '../../facts/newest-entries.ts';
 import { podsOnNode } from '../../facts/pods-by-node.ts';
 import { stableHex, stableNumber } from '../../format/hash.ts';
 import { type AttachType, SOCKET_LB_HOOKS } from './attach-types.ts';
@@ -77,14 +78,26 @@ export function hostCgroupTree(cluster: SimCluster, agent: AgentState): Cgroup {
   // Built once per agent while the pods and the agent's cgroup facts stay the same: a fan-out runs
   // stat and bpftool against it thousands of times. Readers never change the tree.
   const key = `${cluster.store.revision}|${agent.node}|${JSON.stringify(hookSets(agent))}|${agent.cgroup.containerPath}`;
-  const cached = treeCache.get(agent);
+  let trees = treeCaches.get(cluster);
+  if (!trees) {
+    trees = new NewestEntries(TREES_KEPT);
+    treeCaches.set(cluster, trees);
+  }
+  const cached = trees.get(agent);
   if (cached?.key === key) return cached.tree;
   const tree = buildHostCgroupTree(cluster, agent);
-  treeCache.set(agent, { key, tree });
+  // The oldest tree goes, and the walks printed from it with it (bpftool keeps them by tree node).
+  trees.set(agent, { key, tree });
   return tree;
 }
 
-const treeCache = new WeakMap<AgentState, { key: string; tree: Cgroup }>();
+/**
+ * Trees kept per cluster, the most recently built: every agent of a 5,000-node cluster, round
+ * after round. A tree and its walks are tens of KiB, so keeping every agent's would grow the
+ * simulator by gigabytes at 100,000 nodes; there each round rebuilds them.
+ */
+const TREES_KEPT = 8_192;
+const treeCaches = new WeakMap<SimCluster, NewestEntries<AgentState, { key: string; tree: Cgroup }>>();
 
 /**
  * The root is built at once and its children on first look: a healthy fan-out reads only the root
