@@ -6,7 +6,9 @@ import { deployedConfigText } from '../src/config/deployed-text.ts';
 import { parseConfig } from '../src/config/load.ts';
 import { startFakeAws } from '../test/helpers/fake-aws.ts';
 import { type Bundled, bundleLikeTheDeploy } from './bundle-like-deploy.ts';
+import { startDynaliteProcess } from './dynalite-process.ts';
 import { type Figures, fromRuns, pairedRatios } from './figures.ts';
+import { BENCH_WEBHOOK_TOKEN, coldStartAndFirstWebhook } from './first-webhook.ts';
 import { lastJsonLine, runMeasured } from './processes.ts';
 import { ROUNDS } from './sizes.ts';
 
@@ -53,8 +55,14 @@ export async function bundlesBench(): Promise<Figures> {
   const bundles = built.map((b) => b.entry);
   const aws = await startFakeAws({
     cluster: { endpoint: 'https://127.0.0.1:1', caData: '' },
-    secret: { slackSigningSecret: 'bench', slackBotToken: 'xoxb-bench', alertmanagerToken: 'bench' },
+    secret: {
+      slackSigningSecret: 'bench',
+      slackBotToken: 'xoxb-bench',
+      alertmanagerToken: BENCH_WEBHOOK_TOKEN,
+    },
   });
+  const dynamodb = await startDynaliteProcess();
+  // As Lambda's: no NODE_EXTRA_CA_CERTS (a CA bundle read at every start), for `node -e 0` as for the functions.
   const env = {
     PATH: process.env.PATH,
     TABLE_NAME: 'responder-state',
@@ -95,6 +103,7 @@ export async function bundlesBench(): Promise<Figures> {
     const bare: number[] = [];
     const starts = FUNCTIONS.map(() => [] as number[]);
     const rss = FUNCTIONS.map(() => [] as number[]);
+    const webhook: number[] = [];
     for (let round = 0; round < ROUNDS; round++) {
       bare.push((await runMeasured(process.execPath, ['-e', '0'], { env })).seconds);
       for (const [index, file] of bundles.entries()) {
@@ -102,6 +111,16 @@ export async function bundlesBench(): Promise<Figures> {
         starts[index]?.push(run.seconds);
         rss[index]?.push(run.maxRssMiB);
       }
+      // An empty table each round, as a first webhook finds the state of a new stack: every round admits and queues one run.
+      const table = await dynamodb.createTable();
+      webhook.push(
+        await coldStartAndFirstWebhook(bundles[0] as string, {
+          ...env,
+          OPERATOR_SECRET_ID: `${env.SECRETS_ID}-operator`,
+          TABLE_NAME: table,
+          AWS_ENDPOINT_URL_DYNAMODB: dynamodb.endpoint,
+        }),
+      );
     }
     const figures: Figures = {};
     FUNCTIONS.forEach((name, index) => {
@@ -117,10 +136,18 @@ export async function bundlesBench(): Promise<Figures> {
       );
       figures[`${name}: peak RSS after the cold start (MiB)`] = fromRuns(rss[index] as number[], 0);
     });
+    // The first request's own share: its SDK clients (loaded with it), their first calls to the table and the queue.
+    figures['http: cold start and a first webhook queued: import, config, secrets, table, queue (s)'] =
+      fromRuns(webhook, 3);
+    figures['http: cold start and a first webhook queued / node -e 0'] = fromRuns(
+      pairedRatios(webhook, bare),
+      2,
+    );
     figures['node -e 0 (s)'] = fromRuns(bare, 3);
     return { ...figures, ...(await sourceMapsBench(dir, coldStart)) };
   } finally {
     await aws.close();
+    dynamodb.stop();
   }
 }
 
