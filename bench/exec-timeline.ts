@@ -30,28 +30,30 @@ export const timelineText = (timeline: Timeline) =>
  * (unmasked frames: the first payload byte names the exec channel), starting with `head`.
  */
 function watchFrames(socket: Socket, head: Buffer, each: (channel: number, length: number) => void): void {
-  let pending = Buffer.alloc(0);
+  // Payloads are skipped where they arrive, not copied: watching costs little of the CPU it measures.
+  let pending: Buffer = Buffer.alloc(0);
   let skip = 0;
   const read = (chunk: Buffer) => {
-    pending = Buffer.concat([pending, chunk]);
-    for (;;) {
+    let data = pending.length > 0 ? Buffer.concat([pending, chunk]) : chunk;
+    while (data.length > 0) {
       if (skip > 0) {
-        const skipped = Math.min(skip, pending.length);
-        pending = pending.subarray(skipped);
+        const skipped = Math.min(skip, data.length);
+        data = data.subarray(skipped);
         skip -= skipped;
-        if (skip > 0) return;
+        continue;
       }
-      if (pending.length < 2) return;
-      const short = (pending[1] as number) & 0x7f;
+      if (data.length < 2) break;
+      const short = (data[1] as number) & 0x7f;
       const headerLength = short === 126 ? 4 : short === 127 ? 10 : 2;
-      if (pending.length < headerLength + 1) return;
+      if (data.length < headerLength + 1) break;
       const length =
-        short === 126 ? pending.readUInt16BE(2) : short === 127 ? Number(pending.readBigUInt64BE(2)) : short;
-      const opcode = (pending[0] as number) & 0x0f;
-      if (opcode === 2 && length > 0) each(pending[headerLength] as number, length - 1);
-      pending = pending.subarray(headerLength);
+        short === 126 ? data.readUInt16BE(2) : short === 127 ? Number(data.readBigUInt64BE(2)) : short;
+      const opcode = (data[0] as number) & 0x0f;
+      if (opcode === 2 && length > 0) each(data[headerLength] as number, length - 1);
+      data = data.subarray(headerLength);
       skip = length;
     }
+    pending = data;
   };
   read(head);
   socket.on('data', read);

@@ -1,5 +1,5 @@
 import type { Evidence, Finding } from '../../sdk/index.ts';
-import { type AgentCgroupFacts, judgePlacement, placementEvidence } from './placement.ts';
+import { type AgentCgroupFacts, hookSetsOf, judgePlacement, placementEvidence } from './placement.ts';
 
 /** An agent whose hooks sit where they should: nothing more is kept of it. */
 export const HEALTHY = 'healthy';
@@ -24,10 +24,13 @@ export class Judgements {
 
   /** `index` is the agent's place in the agents' order. */
   judge(facts: AgentCgroupFacts, index: number): AgentJudgement {
-    const findings = judgePlacement(facts);
-    if (findings.length > 0) return { node: facts.agent.node, findings, evidence: placementEvidence(facts) };
+    // The hooks are located once, for the judgement and the evidence.
+    const sets = hookSetsOf(facts);
+    const findings = judgePlacement(facts, sets);
+    if (findings.length > 0)
+      return { node: facts.agent.node, findings, evidence: placementEvidence(facts, sets) };
     if (this.#sample === undefined || index < this.#sample.index)
-      this.#sample = { index, evidence: placementEvidence(facts) };
+      this.#sample = { index, evidence: placementEvidence(facts, sets) };
     return HEALTHY;
   }
 

@@ -73,18 +73,22 @@ function hooksText(facts: AgentCgroupFacts): string {
   return [...byPath].map(([cgroup, hooks]) => `${hooks.join(', ')} at ${cgroup}`).join('; ');
 }
 
-function linksText(facts: AgentCgroupFacts): string {
+/** Where the agent's hooks sit, located once for both its judgement and its evidence. */
+export const hookSetsOf = (facts: AgentCgroupFacts): HookSets =>
+  hookSets(facts.root, facts.tree, facts.links);
+
+function linksText(facts: AgentCgroupFacts, sets: HookSets): string {
   if ('error' in facts.links) return `links: not read (${facts.links.error})`;
-  const off = hookSets(facts.root, facts.tree, facts.links).offTree;
+  const off = sets.offTree;
   return off.length > 0 ? `links off the tree: ${off.map(linkText).join(', ')}` : 'links off the tree: none';
 }
 
 /** The signals and the walk, for the report: from inside, a broken walk looks healthy; inode and type tell. */
-export function placementEvidence(facts: AgentCgroupFacts): Evidence {
+export function placementEvidence(facts: AgentCgroupFacts, sets = hookSetsOf(facts)): Evidence {
   const container = facts.agent.containerId ? `; agent container ${facts.agent.containerId}` : '';
   return {
     source: `${facts.agent.node}: stat -c %i, stat -f -c %T ${facts.root}; readlink /proc/self/ns/cgroup; bpftool cgroup tree ${facts.root}; bpftool link show`,
-    text: `inode ${facts.inode} (host root: ${ROOT_CGROUP_INODE}), ${facts.fsType}; namespace ${namespaceText(facts.namespace)}; socket-LB hooks: ${hooksText(facts)}; ${linksText(facts)}${container}`,
+    text: `inode ${facts.inode} (host root: ${ROOT_CGROUP_INODE}), ${facts.fsType}; namespace ${namespaceText(facts.namespace)}; socket-LB hooks: ${hooksText(facts)}; ${linksText(facts, sets)}${container}`,
   };
 }
 
@@ -188,10 +192,9 @@ function alsoNested(facts: AgentCgroupFacts, sets: HookSets): Finding {
  * on is ClusterIP down for the whole node. Hooks below the root whose every type is on the root
  * too are only noted.
  */
-export function judgePlacement(facts: AgentCgroupFacts): Finding[] {
+export function judgePlacement(facts: AgentCgroupFacts, sets = hookSetsOf(facts)): Finding[] {
   if (facts.fsType !== CGROUP2_FS) return [notCgroup2(facts)];
   if (facts.inode !== ROOT_CGROUP_INODE) return [notHostRoot(facts)];
-  const sets = hookSets(facts.root, facts.tree, facts.links);
   const onRoot = new Set(sets.onRoot);
   // In bpf_attach_type order: bpftool builds query the types in different orders (7.5: post_bind first).
   const below = SOCKET_LB_HOOKS.filter((hook) => sets.below.has(hook) && !onRoot.has(hook));

@@ -23,13 +23,26 @@ const sameMaterial = (a: Material, b: Material) =>
   TLS_MATERIAL.every((field) => sameValue(a[field], b[field]));
 
 /**
- * Connection options for one cluster. The kubeconfig is asked on every call, so credentials that
- * refresh (exec plugins, EKS tokens) stay fresh; the TLS material it names becomes one secure
- * context and one keep-alive agent, rebuilt only when that material changes. Every exec is a new
- * connection: through the shared agent it resumes a cached TLS session instead of parsing the CA
- * and doing a full handshake and certificate check again, which at 5,000 agents is most of the
- * fan-out's time; during a fan-out the next connections open while earlier execs wait (see
- * PreconnectAgent). A proxy keeps the kubeconfig's own agent; plain http the global one.
+ * Whether what the kubeconfig adds to a request can change between calls: a credential plugin or
+ * auth provider (tokens that refresh, certificates a plugin returns) or TLS material read from files
+ * (rotated on disk). Anything else is fixed once the kubeconfig is loaded.
+ */
+function refreshes(kc: KubeConfig): boolean {
+  const user = kc.getCurrentUser();
+  const cluster = kc.getCurrentCluster();
+  return Boolean(user?.exec || user?.authProvider || user?.certFile || user?.keyFile || cluster?.caFile);
+}
+
+/**
+ * Connection options for one cluster. A kubeconfig whose credentials refresh (exec plugins, auth
+ * providers, files) is asked on every call, so they stay fresh; any other is applied once, at the
+ * first call (client-node builds an https agent and decodes the CA at every application, which at
+ * one exec per agent was a tenth of a fan-out's client CPU). EKS tokens come from `token` on every
+ * call. The TLS material becomes one secure context and one keep-alive agent, rebuilt only when
+ * that material changes. Every exec is a new connection: through the shared agent it resumes a
+ * cached TLS session instead of a full handshake and certificate check; during a fan-out the next
+ * connections open while earlier execs wait (see PreconnectAgent). A proxy keeps the kubeconfig's
+ * own agent; plain http the global one.
  */
 export function clusterConnection(kc: KubeConfig, token?: () => Promise<string>): ConnectionOptions {
   let shared: { material: Material; agent: PreconnectAgent } | undefined;
@@ -47,7 +60,7 @@ export function clusterConnection(kc: KubeConfig, token?: () => Promise<string>)
     shared = { material, agent };
     return agent;
   };
-  return async () => {
+  const apply = async (): Promise<RequestOptions> => {
     const options: RequestOptions = {};
     try {
       await kc.applyToHTTPSOptions(options);
@@ -67,7 +80,23 @@ export function clusterConnection(kc: KubeConfig, token?: () => Promise<string>)
         options.agent = undefined;
       }
     }
+    return options;
+  };
+  let applied: Promise<RequestOptions> | undefined;
+  const kubeconfigOptions = (): Promise<RequestOptions> => {
+    if (refreshes(kc)) return apply();
+    // A failure is not kept: the next call applies the kubeconfig again.
+    applied ??= apply().catch((error: unknown) => {
+      applied = undefined;
+      throw error;
+    });
+    return applied;
+  };
+  return async () => {
+    // A copy per call: callers may add to it.
+    const options: RequestOptions = { ...(await kubeconfigOptions()) };
     if (token) options.headers = { ...options.headers, Authorization: `Bearer ${await token()}` };
+    else if (options.headers) options.headers = { ...options.headers };
     return options;
   };
 }

@@ -1,11 +1,15 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { Agent } from 'node:https';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { TLSSocket } from 'node:tls';
 import { KubeConfig } from '@kubernetes/client-node';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type Sim, startSim } from '../../../sim/index.ts';
 import { createCertificates } from '../../../sim/tls.ts';
 import { clusterAccess } from '../../../src/cluster/access.ts';
 import { clusterConnection } from '../../../src/cluster/connection.ts';
+import { PreconnectAgent } from '../../../src/cluster/preconnect-agent.ts';
 
 function kubeConfig(server: string, caPem: string, extra: { proxyUrl?: string } = {}): KubeConfig {
   const kc = new KubeConfig();
@@ -34,15 +38,48 @@ describe('clusterConnection', () => {
     expect(first.headers).toMatchObject({ Authorization: 'Bearer from-kubeconfig' });
   });
 
-  it('builds a new agent when the kubeconfig names other TLS material', async () => {
+  it('applies a kubeconfig whose credentials cannot change once, however many requests follow', async () => {
     const kc = kubeConfig('https://127.0.0.1:6443', caPem);
+    const applied = vi.spyOn(kc, 'applyToHTTPSOptions');
+    const connection = clusterConnection(kc);
+    const all = await Promise.all(Array.from({ length: 20 }, () => connection()));
+    expect(applied).toHaveBeenCalledTimes(1);
+    for (const options of all)
+      expect(options.headers).toMatchObject({ Authorization: 'Bearer from-kubeconfig' });
+    // Each request gets its own copy: one that adds a header does not add it to the next.
+    (all[0]?.headers as Record<string, string>)['X-Added'] = 'one request';
+    expect((await connection()).headers).not.toHaveProperty('X-Added');
+  });
+
+  it('asks a kubeconfig whose credentials refresh on every call, and builds a new agent when the CA file changes', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'connection-'));
+    const caFile = join(dir, 'ca.pem');
+    writeFileSync(caFile, caPem);
+    const kc = new KubeConfig();
+    kc.loadFromOptions({
+      clusters: [{ name: 'c', server: 'https://127.0.0.1:6443', caFile }],
+      users: [{ name: 'u', token: 'from-kubeconfig' }],
+      contexts: [{ name: 'ctx', cluster: 'c', user: 'u' }],
+      currentContext: 'ctx',
+    });
+    const applied = vi.spyOn(kc, 'applyToHTTPSOptions');
     const connection = clusterConnection(kc);
     const before = (await connection()).agent;
-    const otherCa = (await createCertificates({ hosts: ['127.0.0.1'] })).caPem;
-    const cluster = kc.getCurrentCluster();
-    if (!cluster) throw new Error('no cluster');
-    Object.assign(cluster, { caData: Buffer.from(otherCa).toString('base64') });
+    expect((await connection()).agent).toBe(before);
+    writeFileSync(caFile, (await createCertificates({ hosts: ['127.0.0.1'] })).caPem);
     expect((await connection()).agent).not.toBe(before);
+    expect(applied).toHaveBeenCalledTimes(3);
+  });
+
+  it('applies the kubeconfig again after a failed application', async () => {
+    const kc = kubeConfig('https://127.0.0.1:6443', caPem);
+    const applied = vi.spyOn(kc, 'applyToHTTPSOptions').mockRejectedValueOnce(new Error('not yet'));
+    const connection = clusterConnection(kc);
+    await expect(connection()).rejects.toThrow('not yet');
+    await expect(connection()).resolves.toMatchObject({
+      headers: { Authorization: 'Bearer from-kubeconfig' },
+    });
+    expect(applied).toHaveBeenCalledTimes(2);
   });
 
   it('sets a refreshed token over the kubeconfig credentials on every call', async () => {
@@ -58,7 +95,7 @@ describe('clusterConnection', () => {
     );
     const options = await connection();
     expect(options.agent).toBeDefined();
-    expect(options.agent).not.toBe((await connection()).agent);
+    expect(options.agent).not.toBeInstanceOf(PreconnectAgent);
   });
 });
 
