@@ -23,8 +23,11 @@ export function benchSections(sizes: readonly number[] = CLUSTER_SIZES): Record<
     'simulator paging at scale': simPagingBench,
     'unmanaged-pods at scale': runbookScaleBench,
     ...Object.fromEntries(
-      sizes.flatMap((nodes) => [
-        [`worker at ${nodesLabel(nodes)} nodes, healthy cluster`, () => healthyWorkerBench(nodes)],
+      sizes.flatMap((nodes, index) => [
+        [
+          `worker at ${nodesLabel(nodes)} nodes, healthy cluster`,
+          () => healthyWorkerBench(nodes, { perProcess: index === 0, firstSize: sizes[0] as number }),
+        ],
         [`worker at ${nodesLabel(nodes)} nodes, broken cluster`, () => brokenWorkerBench(nodes)],
       ]),
     ),

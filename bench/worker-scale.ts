@@ -71,11 +71,16 @@ async function clientNodeFigures(clients: ReturnType<typeof clientsOf>, bundle: 
 /**
  * The worker on a cluster of `nodes` nodes, every client in its own process, against the
  * simulator in this one.
- * The healthy cluster: the scan beside a plain paged GET, the CLI as a whole process beside the
- * bundled worker, client-node beside the facade, and the cgroup check's fan-out, also inside the
- * CPU share of a 1,024 MB and a 1,769 MB Lambda.
+ * The healthy cluster: the scan beside a plain paged GET and the cgroup check's fan-out, at every
+ * size. With `perProcess` (the first size a run measures), also what does not depend on the
+ * cluster's size and would only lengthen a run at a larger one: the CLI as a whole process beside
+ * the bundled worker, client-node beside the facade, and the fan-out inside the CPU share of a
+ * 1,024 MB and a 1,769 MB Lambda and through the replaying exec server.
  */
-export async function healthyWorkerBench(nodes: number): Promise<Figures> {
+export async function healthyWorkerBench(
+  nodes: number,
+  options: { perProcess: boolean; firstSize: number },
+): Promise<Figures> {
   const bundle = await bundleWorkerChild();
   const cluster = healthyCluster(nodes);
   const sim = await startSim({ cluster, controllers: false });
@@ -85,11 +90,16 @@ export async function healthyWorkerBench(nodes: number): Promise<Figures> {
     const figures: Figures = {
       'pods / CEPs': `${cluster.store.count(R.pods)} / ${cluster.store.count(R.ciliumendpoints)}`,
       ...scan.figures,
-      ...(await cliRunFigures(clients, bundle)),
-      ...(await clientNodeFigures(clients, bundle)),
+      ...(options.perProcess
+        ? { ...(await cliRunFigures(clients, bundle)), ...(await clientNodeFigures(clients, bundle)) }
+        : {
+            'the CLI, client-node, the fan-out inside Lambda CPU quotas and through the replaying server': `measured at ${options.firstSize.toLocaleString('en-US')} nodes: they do not depend on the cluster's size`,
+          }),
     };
     settle();
-    const fanOut: FanOutRuns = await fanOutRuns(sim, clients, bundle, [undefined, 1024, 1769], [1769]);
+    const fanOut: FanOutRuns = options.perProcess
+      ? await fanOutRuns(sim, clients, bundle, [undefined, 1024, 1769], [1769])
+      : await fanOutRuns(sim, clients, bundle, [undefined]);
     return { ...figures, ...fanOutFigures(fanOut, { limits: true }) };
   } finally {
     await sim.close();
