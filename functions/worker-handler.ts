@@ -28,7 +28,7 @@ export async function workerHandler(runbooks: readonly AnyRunbook[]) {
   const tracer = new Tracer({ serviceName: 'cilium-responder' });
 
   /** SQS → runs; partial batch failures so only the failed messages come back. */
-  return async (event: SQSEvent, context: { awsRequestId: string }) => {
+  return async (event: SQSEvent, context: { awsRequestId: string; getRemainingTimeInMillis(): number }) => {
     const segment = tracer.getSegment();
     const batch = segment?.addNewSubsegment('## worker batch');
     if (batch) tracer.setSegment(batch);
@@ -40,7 +40,8 @@ export async function workerHandler(runbooks: readonly AnyRunbook[]) {
         (record: SQSRecord) =>
           handleRecord(record, {
             run: async (job) => {
-              const result = await worker.run(job);
+              // A run that cannot finish in this invocation continues in the next one.
+              const result = await worker.run(job, { timeLeftMs: () => context.getRemainingTimeInMillis() });
               if (result.report)
                 metrics.addMetric('BrakeTrips', MetricUnit.Count, brakeRefusals(result.report));
               return result;

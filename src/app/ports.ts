@@ -41,6 +41,10 @@ export interface ClusterPorts {
   workerName?: string;
   /** Stops the job under way (interrupted, its lease given back) and any not started (the CLI's Ctrl-C). */
   signal?: AbortSignal;
+  /** How long before an invocation's end a run that can pause stops taking new work (default one minute). */
+  pauseMarginMs?: number;
+  /** The most worker invocations one run may take (default 8). */
+  maxInvocations?: number;
 }
 
 export const DEFAULT_CHANNEL = '#cilium-responder';

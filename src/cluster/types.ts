@@ -221,6 +221,13 @@ export interface FanOutOptions {
   onProgress?: (done: number, total: number, failed: number) => void;
   /** Stops starting agents when it aborts (pass `ctx.signal`). */
   signal?: AbortSignal;
+  /**
+   * Asked before each agent starts: once true, the agents not started are left out of the
+   * results, for the run's next invocation (pass `ctx.pausing`). Those running finish.
+   */
+  pause?: () => boolean;
+  /** Agents left out altogether: those an earlier invocation of the run already did. */
+  skip?: (agent: AgentPod) => boolean;
 }
 
 /** One agent's result of a fan-out: its value, or the error it met (the others go on). */

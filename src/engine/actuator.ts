@@ -36,6 +36,8 @@ export interface ActuatorOptions {
   fence?: () => string | undefined;
   /** Each write, journaled before it is sent and with its outcome after (the audit record). */
   journal?: WriteJournal;
+  /** What the run's earlier invocations counted against the caps: the caps are the run's, not an invocation's. */
+  used?: { evictions: number; agentRestarts: number };
 }
 
 /** A refusal in a report's words. */
@@ -74,6 +76,8 @@ export interface JournaledActuator extends Actuator {
   journal(): readonly DoneAction[];
   /** Resolves once no write is in flight, so a report lists every write that happened. */
   settled(): Promise<void>;
+  /** What the run counted against its caps so far (a checkpoint carries it to the next invocation). */
+  used(): { evictions: number; agentRestarts: number };
 }
 
 /**
@@ -82,7 +86,7 @@ export interface JournaledActuator extends Actuator {
  */
 export function createActuator(options: ActuatorOptions): JournaledActuator {
   const { kube, cilium, limits, log } = options;
-  const counts = { evictions: 0, agentRestarts: 0 };
+  const counts = { evictions: 0, agentRestarts: 0, ...options.used };
   // A plan counts against the caps so it shows exactly what a run would do; in a resumed run only
   // the approved writes happen, so what is left unapproved must not use up the cap.
   const countsPlans = (options.approved?.size ?? 0) === 0;
@@ -322,6 +326,7 @@ export function createActuator(options: ActuatorOptions): JournaledActuator {
     evictPod: (target, reason) => tracked(doors.evictPod(target, reason)),
     restartAgent: (node, reason) => tracked(doors.restartAgent(node, reason)),
     journal: () => decisions,
+    used: () => ({ ...counts }),
     settled: async () => {
       while (inFlight.size > 0) await Promise.allSettled([...inFlight]);
     },

@@ -7,7 +7,7 @@ import { withinRules } from '../cluster/within-rules.ts';
 import { paramsFromText } from '../params/text.ts';
 import { issueLine, issuesOf } from '../validation/issues.ts';
 import { createActuator } from './actuator.ts';
-import { fingerprint } from './fingerprint.ts';
+import { doneBefore, type RunCheckpoint, reportAtCheckpoint, stepReport } from './checkpoint.ts';
 import { outcome } from './outcome.ts';
 import {
   type Brake,
@@ -49,7 +49,21 @@ export interface RunOptions<P, S = unknown> {
   /** Where each write is journaled before it is sent and after (the worker's audit record). */
   journal?: WriteJournal;
   onProgress?: (step: string, done: number, total: number, label: string, endsAt?: number) => void;
+  /**
+   * True once this invocation must stop taking new work (the worker's invocation, or the run's
+   * time, is ending): a step that can go on in the next invocation saves what it did with
+   * `ctx.pause`, and the run returns its checkpoint. Never true when absent.
+   */
+  pausing?: () => boolean;
+  /** What the run did in its earlier invocations: it goes on from there. */
+  resumeFrom?: RunCheckpoint;
 }
+
+/** How long a run may take when its options say nothing. */
+export const DEFAULT_DEADLINE_MS = 300_000;
+
+/** One invocation of a run: the run's report, or the checkpoint it paused at. */
+export type InvocationResult = { report: Report; checkpoint?: undefined } | { checkpoint: RunCheckpoint };
 
 export const SILENT: Logger = { info() {}, warn() {}, error() {} };
 const UNLIMITED: Brake = { tryWrite: async () => true };
@@ -86,16 +100,36 @@ function stoppedError(signal: AbortSignal): Error {
  * Runs a runbook's steps in order under a deadline, in a mode, with every write through one
  * actuator, and returns the Report. In `approve` mode it plans the first write step, then stops.
  * A step that throws is reported as an error (the run's verdict is then `failed`); later steps
- * are skipped, because they depend on what the failed step would have found.
+ * are skipped, because they depend on what the failed step would have found. A run that pauses
+ * here has nothing to go on in: it reports what it did, its time having run out.
  */
 export async function runRunbook<P, S>(options: RunOptions<P, S>): Promise<Report> {
+  const result = await runInvocation(options);
+  if (!result.checkpoint) return result.report;
+  return reportAtCheckpoint(result.checkpoint, {
+    runId: options.runId ?? randomUUID(),
+    runbook: options.runbook,
+    cluster: options.access.name,
+    mode: options.mode,
+    now: (options.now ?? (() => new Date()))(),
+    why: 'its time ran out before it finished',
+  });
+}
+
+/**
+ * One invocation of a run (see runRunbook): from the start, or from `resumeFrom`, skipping the
+ * steps it finished and giving the step it paused in what that step saved. When a step pauses
+ * (`ctx.pause`), the steps after it wait and the checkpoint comes back instead of a report.
+ */
+export async function runInvocation<P, S>(options: RunOptions<P, S>): Promise<InvocationResult> {
   const { runbook, access, mode } = options;
   const params = parseParams(runbook, options.params);
   const now = options.now ?? (() => new Date());
   const log = options.log ?? SILENT;
   const limits = { ...DEFAULT_LIMITS, ...options.limits };
-  const startedAt = now();
-  const deadline = AbortSignal.timeout(options.deadlineMs ?? 300_000);
+  const resumed = options.resumeFrom;
+  const startedAt = resumed ? new Date(resumed.startedAt) : now();
+  const deadline = AbortSignal.timeout(options.deadlineMs ?? DEFAULT_DEADLINE_MS);
   const stop = options.signal;
   const signal = stop ? AbortSignal.any([deadline, stop]) : deadline;
   // Each exec in flight listens to the run's signal, and so does its retry loop, until it ends: a
@@ -112,6 +146,7 @@ export async function runRunbook<P, S>(options: RunOptions<P, S>): Promise<Repor
     log,
     approved,
     signal,
+    ...(resumed ? { used: resumed.used } : {}),
     ...(options.fence ? { fence: options.fence } : {}),
     ...(options.journal ? { journal: options.journal } : {}),
   });
@@ -123,13 +158,20 @@ export async function runRunbook<P, S>(options: RunOptions<P, S>): Promise<Repor
     signal,
   );
   const cilium = ciliumUntilAborted(access.cilium, signal);
-  const state = runbook.newState();
-  const steps: StepReport[] = [];
+  const state = resumed ? (resumed.state as S) : runbook.newState();
+  const steps: StepReport[] = [...(resumed?.steps ?? [])];
+  const finished = new Set(steps.map((step) => step.id));
+  const where = { cluster: access.name, runbook: runbook.id };
+  const pausing = options.pausing ?? (() => false);
   let stoppedForApproval = false;
-  let failed = false;
+  let failed = steps.some((step) => step.status === 'error');
 
   for (const step of runbook.steps) {
+    if (finished.has(step.id)) continue;
     const stepStarted = performance.now();
+    const carried = resumed?.paused.id === step.id ? resumed : undefined;
+    // Set by the step's `ctx.pause` (a closure, hence a holder TypeScript does not narrow away).
+    const pause: { at?: { saved: unknown; sofar: Outcome } } = {};
     const ctx: StepContext<P, S> = {
       cluster: access.name,
       kube,
@@ -144,6 +186,12 @@ export async function runRunbook<P, S>(options: RunOptions<P, S>): Promise<Repor
       log,
       state,
       progress: (done, total, label, endsAt) => options.onProgress?.(step.id, done, total, label, endsAt),
+      saved: carried?.paused.saved,
+      pausing,
+      pause(saved, sofar) {
+        pause.at = { saved, sofar };
+        return sofar;
+      },
     };
     let result: Outcome;
     const decisionsBefore = actuator.journal().length;
@@ -159,26 +207,35 @@ export async function runRunbook<P, S>(options: RunOptions<P, S>): Promise<Repor
         await actuator.settled();
         // Stopped from outside: no report, the caller records the run as interrupted.
         if (stop?.aborted) throw stoppedError(stop);
+        // A step that paused, then threw, did not pause: it failed.
+        delete pause.at;
         result = { ...errorOutcome(error, signal), done: [...actuator.journal().slice(decisionsBefore)] };
       }
+      // The writes of earlier invocations come first: the step reports only this one's.
+      result = { ...result, done: [...doneBefore(carried), ...result.done] };
       failed = result.status === 'error';
       if (step.writes && mode === 'approve' && result.plan.length > 0 && approved.size === 0)
         stoppedForApproval = true;
     }
-    steps.push({
-      id: step.id,
-      title: step.title,
-      ...result,
-      findings: result.findings.map((finding) => ({
-        ...finding,
-        fingerprint: fingerprint(access.name, runbook.id, finding.code, finding.target),
-      })),
-      durationMs: Math.round(performance.now() - stepStarted),
-    });
+    const durationMs = Math.round(performance.now() - stepStarted) + (carried?.paused.durationMs ?? 0);
+    if (pause.at) {
+      await actuator.settled();
+      const done = [...doneBefore(carried), ...actuator.journal().slice(decisionsBefore)];
+      return {
+        checkpoint: {
+          startedAt: startedAt.toISOString(),
+          steps,
+          state,
+          paused: { id: step.id, saved: pause.at.saved, sofar: { ...pause.at.sofar, done }, durationMs },
+          used: actuator.used(),
+        },
+      };
+    }
+    steps.push(stepReport(step, result, where, durationMs));
   }
 
   const finishedAt = now();
-  return {
+  const report: Report = {
     runId: options.runId ?? randomUUID(),
     runbook: runbook.id,
     cluster: access.name,
@@ -191,4 +248,5 @@ export async function runRunbook<P, S>(options: RunOptions<P, S>): Promise<Repor
       durationMs: finishedAt.getTime() - startedAt.getTime(),
     },
   };
+  return { report };
 }

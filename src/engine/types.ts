@@ -213,6 +213,27 @@ export interface StepContext<P = Record<string, unknown>, S = Record<string, nev
    * passes `endsAt` (epoch ms) when it gives up, so a person watching sees a countdown.
    */
   progress(done: number, total: number, label: string, endsAt?: number): void;
+  /**
+   * True once this invocation must stop taking new work: the worker's invocation (or the run's
+   * time) is ending. A step that can go on in the next invocation stops starting work, and
+   * returns `ctx.pause(...)`. A step that cannot just runs on.
+   */
+  pausing(): boolean;
+  /**
+   * Ends this invocation of the step: the run goes on in the next invocation, which runs the step
+   * again with `saved` as `ctx.saved` (the steps before it are not run again). `saved` is kept in
+   * the state table as JSON; `sofar` is what the step would report with what it did so far, the
+   * report if the run cannot go on (its time ran out). Writes made so far are carried by the engine.
+   *
+   * @example
+   * ```ts
+   * const left = agents.filter((agent) => !done.has(agent.node));
+   * if (left.length > 0) return ctx.pause({ done: [...done] }, summarize(done, left));
+   * ```
+   */
+  pause(saved: unknown, sofar: Outcome): Outcome;
+  /** What this step saved with `ctx.pause` in the run's earlier invocation; undefined in its first. */
+  saved: unknown;
 }
 
 /** One check or action of a runbook; write it with `defineStep`. */

@@ -21,7 +21,14 @@ const JobSchema = z.object({
     })
     .loose(),
   dedupeKey: z.string().min(1),
-  resume: z.object({ runId: z.string().min(1), approved: z.array(z.string()) }).optional(),
+  resume: z
+    .object({
+      runId: z.string().min(1),
+      approved: z.array(z.string()),
+      invocation: z.number().int().min(2).optional(),
+      pair: z.boolean().optional(),
+    })
+    .optional(),
 });
 
 /** Parses a queue message body into a Job; throws naming the first bad field. */

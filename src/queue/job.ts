@@ -13,6 +13,10 @@ export interface Job {
   trigger: Trigger;
   /** Same key, same run: repeated deliveries of one trigger for one (cluster, runbook) collapse into one job. */
   dedupeKey: string;
-  /** A resumed `approve` run: the run it continues and the plan a person approved. */
-  resume?: { runId: string; approved: string[] };
+  /**
+   * A run this job goes on with: an approved plan (the `approve` run it resumes, and the plan a
+   * person approved), or a run continuing in its `invocation`-th worker invocation from the
+   * checkpoint the one before saved (`pair`: its first job held the pair of its automatic runs).
+   */
+  resume?: { runId: string; approved: string[]; invocation?: number; pair?: boolean };
 }

@@ -1,47 +1,23 @@
 import { randomUUID } from 'node:crypto';
-import type { ChatSink, ChatTarget } from '../chat/types.ts';
+import type { ChatTarget } from '../chat/types.ts';
 import { ChatNotConfiguredError } from '../chat/unconfigured.ts';
-import type { ClusterAccess } from '../cluster/types.ts';
 import { untilAborted } from '../cluster/until-aborted.ts';
-import type { ClusterConfig, ResponderConfig } from '../config/schema.ts';
+import type { ClusterConfig } from '../config/schema.ts';
 import { actionKey } from '../engine/actuator.ts';
-import { runRunbook } from '../engine/run.ts';
-import type { AnyRunbook, Brake, DoneAction, Logger, Report } from '../engine/types.ts';
+import type { RunCheckpoint } from '../engine/checkpoint.ts';
+import { DEFAULT_DEADLINE_MS, type InvocationResult, runInvocation } from '../engine/run.ts';
+import type { AnyRunbook, Brake, DoneAction, Report } from '../engine/types.ts';
 import type { Job } from '../queue/job.ts';
 import { summarize as summarizeRun } from '../report/summary.ts';
 import { queuedRecord } from '../routing/admit.ts';
 import { pairKey } from '../routing/follow-up.ts';
-import type { RunRecord, StateStore } from '../store/types.ts';
+import type { RunExpectation, RunRecord, StateStore } from '../store/types.ts';
 import { compactReport } from './compact-report.ts';
+import { handedOnBy, handedOwner, invocationOf } from './continuation.ts';
+import { continueLater, endedReport, invocationBudget, type RunClock } from './continue-later.ts';
+import type { JobResult, WorkerContext } from './types.ts';
 
-export interface WorkerContext {
-  config: ResponderConfig;
-  store: StateStore;
-  runbooks: readonly AnyRunbook[];
-  connect: (cluster: ClusterConfig) => Promise<ClusterAccess>;
-  chat: ChatSink;
-  /** Channel for clusters that name none. */
-  defaultChannel: string;
-  now: () => Date;
-  log: Logger;
-  /** Run deadline in milliseconds (the engine's default when absent). */
-  deadlineMs?: number;
-  /** Progress during long fan-outs and waits, for a person watching (the CLI's progress line). */
-  onProgress?: (job: Job, step: string, done: number, total: number, label: string, endsAt?: number) => void;
-  /** Who runs the jobs (`pid 4242 on laptop`), kept with the lease owner so an interrupted run names it. */
-  workerName?: string;
-  /**
-   * Stops the run under way (the CLI's Ctrl-C): its step is cut off, and its record says
-   * `interrupted` with the signal's reason and the writes it journaled; its lease is given back.
-   */
-  signal?: AbortSignal;
-}
-
-/** What one delivery of a job came to: the audit record, and the full report when this delivery ran it. */
-export interface JobResult {
-  record: RunRecord;
-  report?: Report;
-}
+export type { JobResult, WorkerContext } from './types.ts';
 
 /**
  * The brake of one run, counted in the shared store so every source and every worker draws from
@@ -132,17 +108,25 @@ export async function runJob(job: Job, context: WorkerContext): Promise<JobResul
   const previous = await store.runs.get(runId);
   const own = ownRecord(previous, job);
   if (own && FINISHED.has(own.status)) return { record: await postOnce(own, target, context) };
+  // This job paused its run, but the job that continues it may not have been sent: send it again.
+  if (previous && handedOnBy(previous, job)) return continueLater.again(job, previous, context);
 
   const leaseKey = leaseKeyOf(job);
   const owner = `${job.id}/${randomUUID()}${context.workerName ? ` (${context.workerName})` : ''}`;
   const leaseSeconds = config.limits.leaseSeconds;
-  if (!(await store.leases.acquire(leaseKey, owner, leaseSeconds, context.now())))
-    return { record: await busy(job, previous, context) };
+  const continuing = invocationOf(job) > 1;
+  // A continuation takes the lease its run handed it; another run never held it in between.
+  const took =
+    (continuing &&
+      (await store.leases.handOver(leaseKey, handedOwner(job.id), owner, leaseSeconds, context.now()))) ||
+    (await store.leases.acquire(leaseKey, owner, leaseSeconds, context.now()));
+  if (!took) return { record: await busy(job, previous, context) };
   const lease = heartbeat(store, leaseKey, owner, leaseSeconds, context);
   // A stopped run renews nothing: the lease it gives back must stay free for the next run.
   context.signal?.addEventListener('abort', lease.stop, { once: true });
   try {
-    if (own?.status === 'running') return { record: await interrupted(own, target, context) };
+    if (own?.status === 'running' && own.owner !== handedOwner(job.id))
+      return { record: await interrupted(own, target, context) };
     // A redelivery after a failure starts from the record it left; that error is not this attempt's.
     // A resume's report is its own: the post of the plan it resumes was the earlier job's.
     const {
@@ -151,26 +135,38 @@ export async function runJob(job: Job, context: WorkerContext): Promise<JobResul
       ...rest
     } = previous ?? queuedRecord(job, context.now());
     const base: RunRecord = own && postedBefore ? { ...rest, posted: postedBefore } : rest;
-    const startedAt = context.now().toISOString();
+    // A continuation's run started in its first invocation: its deadline counts from there.
+    const startedAt = (continuing && base.startedAt) || context.now().toISOString();
     // The resume job owns the record from here: its redeliveries find it finished.
     const running: RunRecord = { ...base, jobId: job.id, status: 'running', owner, startedAt };
-    // A job starts from queued (or a failed attempt); a resume from the plan it resumes.
-    const from: RunRecord['status'][] = job.resume ? ['done', 'failed'] : ['queued', 'failed'];
     if (!previous) await store.runs.put(running);
-    else if (!(await store.runs.advance(running, { status: from, jobId: previous.jobId })))
+    else if (!(await store.runs.advance(running, expectedBefore(job, previous))))
       throw new Error(`job ${job.id}: run ${runId} was moved on by another delivery; checking again later`);
-    const journal = recordJournal(running, store);
+    const journal = recordJournal(running, store, continuing);
     const fence = () => lease.lost() ?? journal.lost();
-    let report: Report;
+    const clock: RunClock = {
+      startedAt: Date.parse(startedAt),
+      deadlineMs: context.deadlineMs ?? DEFAULT_DEADLINE_MS,
+      invocation: invocationOf(job),
+    };
+    let result: InvocationResult;
     try {
-      report = withParams(
-        await runReport(job, runbook, cluster, runId, context, running, journal, fence),
-        running,
-      );
+      result = await runReport(job, runbook, cluster, runId, context, running, journal, fence, clock);
     } catch (error) {
       if (!context.signal?.aborted) throw error;
       return { record: await stoppedRun(running, journal, context.signal, context) };
     }
+    let report: Report;
+    if (result.checkpoint) {
+      const budget = invocationBudget(clock, context);
+      if (budget.left) {
+        lease.stop();
+        const paused = { running, journal, owner, leaseKey, runLeftMs: budget.runLeftMs };
+        return await continueLater(job, result.checkpoint, paused, context);
+      }
+      report = endedReport(result.checkpoint, job, runId, runbook, budget.why, context);
+    } else report = result.report;
+    report = withParams(report, running);
     const record: RunRecord = {
       ...running,
       ...summarize(report),
@@ -189,6 +185,25 @@ export async function runJob(job: Job, context: WorkerContext): Promise<JobResul
     await store.leases.release(leaseKey, owner);
   }
 }
+
+/**
+ * What the record must be for this delivery to start its run: queued (or a failed attempt) for a
+ * job; the finished plan for an approved resume; for a continuation, handed to it by the run's
+ * last invocation (or a failed attempt of its own), exactly as read.
+ */
+function expectedBefore(job: Job, previous: RunRecord): RunExpectation {
+  if (invocationOf(job) > 1)
+    return {
+      status: ['running', 'failed'].includes(previous.status) ? [previous.status] : [],
+      ...ownerOf(previous),
+    };
+  return { status: job.resume ? ['done', 'failed'] : ['queued', 'failed'], jobId: previous.jobId };
+}
+
+const ownerOf = (record: RunRecord) => ({
+  jobId: record.jobId,
+  ...(record.owner ? { owner: record.owner } : {}),
+});
 
 /** A run stopped from outside: interrupted, with the reason and the writes it journaled. */
 async function stoppedRun(
@@ -225,9 +240,12 @@ async function busy(job: Job, previous: RunRecord | undefined, context: WorkerCo
   const held = holder ? ` (lease held until ${holder.expiresAt})` : '';
   if (!holder || jobOfOwner(holder.owner) === job.id)
     throw new Error(`job ${job.id} is running in another worker${held}; checking again later`);
-  // An approved plan must not be lost to a run that happens to overlap: let the queue bring it back.
+  // An approved plan, or a run half done, must not be lost to a run that happens to overlap: let
+  // the queue bring it back.
   if (job.resume)
-    throw new Error(`${job.runbook} on ${job.cluster} is busy${held}; the approved run will be retried`);
+    throw new Error(
+      `${job.runbook} on ${job.cluster} is busy${held}; the ${invocationOf(job) > 1 ? 'continued' : 'approved'} run will be retried`,
+    );
   const skipped: RunRecord = {
     ...(previous ?? queuedRecord(job, context.now())),
     status: 'duplicate',
@@ -251,8 +269,9 @@ async function busy(job: Job, previous: RunRecord | undefined, context: WorkerCo
  * replaced by its outcome after, every change conditional on this delivery still owning the
  * record. Once a change is refused (the run was taken over), nothing more is written.
  */
-function recordJournal(running: RunRecord, store: StateStore) {
-  let current: RunRecord = { ...running, actions: [] };
+function recordJournal(running: RunRecord, store: StateStore, continuing = false) {
+  // A continued run keeps the writes its earlier invocations journaled.
+  let current: RunRecord = { ...running, actions: continuing ? running.actions : [] };
   let lostAt: string | undefined;
   let queue: Promise<unknown> = Promise.resolve();
   const owner = running.owner as string;
@@ -337,14 +356,19 @@ async function runReport(
   running: RunRecord,
   journal: RecordJournal,
   fence: () => string | undefined,
-): Promise<Report> {
+  clock: RunClock,
+): Promise<InvocationResult> {
   try {
+    const resumeFrom = invocationOf(job) > 1 ? await checkpointOf(job, runId, context) : undefined;
+    // Its time ran out while it waited in the queue: it ends with what it did, connecting to nothing.
+    const budget = invocationBudget(clock, context);
+    if (resumeFrom && budget.runLeftMs <= 0) return { checkpoint: resumeFrom };
     // Named as the config names the cluster (EKS and kubeconfig connections carry the EKS cluster
     // or context name): the brake, reports and fingerprints must agree with `brake reset <cluster>`.
     const connecting = context.connect(cluster);
     const connected = context.signal ? untilAborted(connecting, context.signal) : connecting;
     const access = { ...(await connected), name: cluster.name };
-    return await runRunbook({
+    return await runInvocation({
       runbook,
       access,
       mode: job.mode,
@@ -356,7 +380,9 @@ async function runReport(
       journal,
       log: context.log,
       now: context.now,
-      ...(context.deadlineMs ? { deadlineMs: context.deadlineMs } : {}),
+      deadlineMs: Math.max(0, budget.runLeftMs),
+      ...(context.timeLeftMs ? { pausing: () => invocationBudget(clock, context).pausing } : {}),
+      ...(resumeFrom ? { resumeFrom } : {}),
       ...(context.signal ? { signal: context.signal } : {}),
       ...(context.onProgress
         ? {
@@ -380,6 +406,17 @@ async function runReport(
     });
     throw error;
   }
+}
+
+/** The checkpoint a continuation was sent for: the one its run's last invocation saved. */
+async function checkpointOf(job: Job, runId: string, context: WorkerContext): Promise<RunCheckpoint> {
+  const id = String(invocationOf(job));
+  const checkpoint = await context.store.checkpoints.load(runId, id, context.now());
+  if (!checkpoint)
+    throw new Error(
+      `run ${runId}: the checkpoint its invocation ${Number(id) - 1} saved is not in the state table`,
+    );
+  return checkpoint as RunCheckpoint;
 }
 
 /** What a record expects of itself when it is written again: the same state, job and owner. */
