@@ -44,7 +44,12 @@ interface Tally {
 
 /** The tally with this invocation's results added, in the agents' order. */
 function tallied(before: Tally, results: readonly AgentResult<AgentJudgement>[], sample?: Evidence): Tally {
-  const tally: Tally = { ...before, done: [...before.done], flagged: [...before.flagged], failed: [...before.failed] };
+  const tally: Tally = {
+    ...before,
+    done: [...before.done],
+    flagged: [...before.flagged],
+    failed: [...before.failed],
+  };
   for (const result of results) {
     tally.done.push(result.agent.node);
     if (!result.ok) {
@@ -76,7 +81,10 @@ function failureEvidence(failures: readonly UncheckedAgent[]): Evidence[] {
   }
   return [...byCause.values()].map((alike) => {
     const nodes = alike.map((failure) => failure.node);
-    return { source: `${alike.length} agent(s): ${fewOf(nodes)}`, text: (alike[0] as UncheckedAgent).message };
+    return {
+      source: `${alike.length} agent(s): ${fewOf(nodes)}`,
+      text: (alike[0] as UncheckedAgent).message,
+    };
   });
 }
 
