@@ -4,7 +4,7 @@ import { Faults } from './faults.ts';
 import { kubeconfigYaml } from './kubeconfig.ts';
 import { buildCluster, type ExtraScenarios, type ScenarioOptions } from './scenarios/index.ts';
 import { type AccessRule, ALLOW_ALL, Authenticator, type TokenGrant } from './server/auth.ts';
-import { startApiServer } from './server/server.ts';
+import { startApiServer, type TlsHandshakes } from './server/server.ts';
 import { createCertificates } from './tls.ts';
 
 export interface SimOptions {
@@ -33,6 +33,8 @@ export interface Sim {
   issueToken(user: string, rules: AccessRule[]): TokenGrant;
   /** Kubeconfig YAML (context `sim`) for a token, admin by default. */
   kubeconfig(token?: string): string;
+  /** The server's TLS handshakes so far, full and resumed. */
+  tlsHandshakes(): TlsHandshakes;
   close(): Promise<void>;
 }
 
@@ -66,6 +68,7 @@ export async function startSim(options: SimOptions = {}): Promise<Sim> {
     issueToken: (user, rules) => auth.issue(user, rules),
     kubeconfig: (token = admin.token) =>
       kubeconfigYaml({ server: server.url, caPem: tls.caPem, token, cluster: cluster.name }),
+    tlsHandshakes: server.tlsHandshakes,
     close: async () => {
       stopControllers();
       await server.close();

@@ -3,6 +3,7 @@ import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
+import type { TLSSocket } from 'node:tls';
 import type { SimCluster } from '../cluster.ts';
 import { ExecTimeline } from '../exec/timeline.ts';
 import { handleExecUpgrade } from '../exec/websocket.ts';
@@ -34,7 +35,14 @@ export interface ApiServerOptions {
 export interface ApiServer {
   url: string;
   port: number;
+  /** TLS handshakes so far: full ones, and those that resumed a session from a ticket (as Go's TLS server issues). */
+  tlsHandshakes(): TlsHandshakes;
   close(): Promise<void>;
+}
+
+export interface TlsHandshakes {
+  full: number;
+  resumed: number;
 }
 
 const PUBLIC_PATHS = new Set(['/healthz', '/livez', '/readyz', '/version']);
@@ -260,6 +268,11 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
       error instanceof DroppedConnection ? socket.destroy() : writeUpgradeError(socket, toApiError(error)),
     );
   });
+  const handshakes: TlsHandshakes = { full: 0, resumed: 0 };
+  server.on('secureConnection', (socket: TLSSocket) => {
+    if (socket.isSessionReused()) handshakes.resumed++;
+    else handshakes.full++;
+  });
   const host = options.host ?? '127.0.0.1';
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -269,6 +282,7 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
   return {
     url: `https://${host.includes(':') ? `[${host}]` : host}:${port}`,
     port,
+    tlsHandshakes: () => ({ ...handshakes }),
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

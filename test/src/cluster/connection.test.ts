@@ -9,6 +9,7 @@ import { type Sim, startSim } from '../../../sim/index.ts';
 import { createCertificates } from '../../../sim/tls.ts';
 import { clusterAccess } from '../../../src/cluster/access.ts';
 import { clusterConnection } from '../../../src/cluster/connection.ts';
+import { fanOut } from '../../../src/cluster/fan-out.ts';
 import { PreconnectAgent } from '../../../src/cluster/preconnect-agent.ts';
 
 function kubeConfig(server: string, caPem: string, extra: { proxyUrl?: string } = {}): KubeConfig {
@@ -132,5 +133,24 @@ describe('execs through one cluster access', () => {
     expect(reused.length).toBeGreaterThanOrEqual(4);
     expect(reused[0]).toBe(false);
     expect(reused.slice(1).every(Boolean)).toBe(true);
+  });
+
+  it('make no full TLS handshake at the server in a fan-out of 48 execs, 16 at a time, once the agents are listed', async () => {
+    const kc = new KubeConfig();
+    kc.loadFromString(sim.kubeconfig());
+    const access = clusterAccess(kc, { name: 'sim' });
+    const [agent] = await access.cilium.agents();
+    if (!agent) throw new Error('no agent');
+    const before = sim.tlsHandshakes();
+    const results = await fanOut(
+      Array.from({ length: 48 }, () => agent),
+      (each) => access.cilium.exec(each, ['readlink', '/proc/self/ns/cgroup']),
+      { concurrency: 16 },
+    );
+    expect(results.every((result) => result.ok && result.value.exitCode === 0)).toBe(true);
+    const after = sim.tlsHandshakes();
+    // The agents' list made the one full handshake; every exec connection resumes its session.
+    expect(after.full - before.full).toBe(0);
+    expect(after.resumed - before.resumed).toBeGreaterThanOrEqual(47);
   });
 });

@@ -94,6 +94,14 @@ async function runSequence(shell: Shell, sequence: Sequence, io: CommandIO): Pro
   return shell.status;
 }
 
+/** The last script parsed, kept: an exec fan-out runs the same script in every agent. Running never changes it. */
+let lastParsed: { script: string; sequence: Sequence } | undefined;
+
+function parsed(script: string): Sequence {
+  if (lastParsed?.script !== script) lastParsed = { script, sequence: parseScript(script) };
+  return lastParsed.sequence;
+}
+
 /**
  * `sh -c SCRIPT [NAME [ARG]...]`, a small honest subset of dash: each simple command runs as the
  * container's simulated program (printf and exit are builtins). What it does not implement it
@@ -111,7 +119,7 @@ export async function sh({ argv, io, run }: Invocation): Promise<number> {
   }
   const shell: Shell = { status: 0, run };
   try {
-    return await runSequence(shell, parseScript(script), io);
+    return await runSequence(shell, parsed(script), io);
   } catch (error) {
     if (error instanceof Exit) return error.status;
     if (error instanceof ShellSyntaxError) {
