@@ -284,6 +284,12 @@ export class CiliumResponder extends Construct {
       this.secret.grantRead(admitting);
     }
     this.operatorSecret.grantRead(this.http);
+    // Each function reads its secrets in one BatchGetSecretValue at its cold start (functions/runtime.ts):
+    // the action takes no resource; each secret it returns still needs GetSecretValue on that secret.
+    for (const fn of [this.http, this.alarm, this.sweep, this.worker])
+      fn.addToRolePolicy(
+        new PolicyStatement({ actions: ['secretsmanager:BatchGetSecretValue'], resources: ['*'] }),
+      );
     grantTableOperations(this.table, this.worker, 'Worker');
     this.deadLetterQueue.grantSendMessages(this.worker);
     this.secret.grantRead(this.worker);

@@ -29,7 +29,7 @@ export class ResponderStack extends Stack {
       {
         id: 'AwsSolutions::AwsSolutions-IAM5[Resource::*]',
         reason:
-          'Only actions that take no resource: xray:PutTraceSegments and xray:PutTelemetryRecords (tracing), and for the worker ec2:DescribeInstances and ec2:DescribeSecurityGroups (EC2 describe calls cannot be scoped). No write action.',
+          "Only actions that take no resource: xray:PutTraceSegments and xray:PutTelemetryRecords (tracing), secretsmanager:BatchGetSecretValue (each secret it returns also needs GetSecretValue, granted on the stack's secrets only), and for the worker ec2:DescribeInstances and ec2:DescribeSecurityGroups (EC2 describe calls cannot be scoped). No write action.",
       },
       {
         id: 'AwsSolutions::AwsSolutions-IAM5[Resource::<ResponderState076B6637.Arn>/index/*]',

@@ -265,12 +265,18 @@ describe('ResponderStack', () => {
     const secretStatements = statementsOf(template).filter((s) =>
       [s.Action].flat().some((action) => action.startsWith('secretsmanager:')),
     );
-    expect(secretStatements).toHaveLength(5);
-    for (const statement of secretStatements)
+    const [batch, scoped] = [
+      secretStatements.filter((s) => s.Resource === '*'),
+      secretStatements.filter((s) => s.Resource !== '*'),
+    ];
+    expect(scoped).toHaveLength(5);
+    for (const statement of scoped)
       expect([statement.Action].flat().sort()).toEqual([
         'secretsmanager:DescribeSecret',
         'secretsmanager:GetSecretValue',
       ]);
+    // Each function reads its secrets in one call, which takes no resource (GetSecretValue above still decides).
+    expect(batch.map((s) => s.Action)).toEqual(Array(4).fill('secretsmanager:BatchGetSecretValue'));
   });
 
   it('grants each function only the table operations it performs (Query on the run indexes only)', () => {
@@ -333,7 +339,7 @@ describe('ResponderStack', () => {
 
   it('has no wildcard on any write action', () => {
     const readOnly =
-      /^(ec2:Describe|xray:Put|dynamodb:(Get|Query|Scan|Describe|ConditionCheck|BatchGet)|secretsmanager:(Get|Describe))/;
+      /^(ec2:Describe|xray:Put|dynamodb:(Get|Query|Scan|Describe|ConditionCheck|BatchGet)|secretsmanager:(Get|Describe|BatchGet))/;
     for (const statement of statementsOf(template)) {
       const resources = [statement.Resource].flat();
       if (!resources.includes('*')) continue;

@@ -100,7 +100,7 @@ describe('lambdaRuntime and its secrets', () => {
     ]);
   });
 
-  it('reads each secret once, signed for Secrets Manager in its region, and builds no SDK client for it', async () => {
+  it('reads both secrets in one call, signed for Secrets Manager in its region, with no SDK client', async () => {
     secrets({
       [MAIN]: JSON.stringify({ alertmanagerToken: 'am' }),
       [OPERATOR]: JSON.stringify({ operatorToken: 'op' }),
@@ -112,13 +112,7 @@ describe('lambdaRuntime and its secrets', () => {
         service: 'secretsmanager',
         region: 'eu-west-1',
         accessKeyId: 'AKIAIOSFODNN7EXAMPLE',
-        action: 'GetSecretValue',
-      },
-      {
-        service: 'secretsmanager',
-        region: 'eu-west-1',
-        accessKeyId: 'AKIAIOSFODNN7EXAMPLE',
-        action: 'GetSecretValue',
+        action: 'BatchGetSecretValue',
       },
     ]);
   });
@@ -126,7 +120,7 @@ describe('lambdaRuntime and its secrets', () => {
   it('a secret Secrets Manager does not have stops the cold start, naming it', async () => {
     secrets({ [MAIN]: JSON.stringify({ alertmanagerToken: 'am' }) });
     await expect(logged(() => lambdaRuntime())).rejects.toThrow(
-      `secret ${OPERATOR} could not be read: secretsmanager.GetSecretValue: ResourceNotFoundException: Secrets Manager can't find the specified secret.`,
+      `secret ${OPERATOR} could not be read: ResourceNotFoundException: Secrets Manager can't find the specified secret.`,
     );
   });
 });

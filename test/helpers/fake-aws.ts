@@ -51,6 +51,25 @@ export async function startFakeAws(options: FakeAwsOptions) {
       response.writeHead(status, { 'content-type': 'application/x-amz-json-1.0' });
       response.end(JSON.stringify(payload));
     };
+    if (service === 'secretsmanager' && action === 'BatchGetSecretValue') {
+      // As Secrets Manager answers: the secrets it has, and an error for each it has not.
+      const ids = (JSON.parse(body) as { SecretIdList: string[] }).SecretIdList;
+      const held = (id: string) =>
+        options.secrets?.get(id) ?? (options.secret ? JSON.stringify(options.secret) : undefined);
+      return json(200, {
+        SecretValues: ids.flatMap((id) => {
+          const text = held(id);
+          return text === undefined ? [] : [{ ARN: id, Name: id.split(':').pop(), SecretString: text }];
+        }),
+        Errors: ids
+          .filter((id) => held(id) === undefined)
+          .map((id) => ({
+            SecretId: id,
+            ErrorCode: 'ResourceNotFoundException',
+            Message: "Secrets Manager can't find the specified secret.",
+          })),
+      });
+    }
     if (service === 'secretsmanager') {
       const id = (JSON.parse(body) as { SecretId: string }).SecretId;
       const put = options.secrets?.get(id);

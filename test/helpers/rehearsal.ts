@@ -95,6 +95,9 @@ export function synthRehearsal(configText: string) {
       AWS_ENDPOINT_URL_SECRETS_MANAGER: standIns.aws,
       AWS_ENDPOINT_URL_EKS: standIns.aws,
       SLACK_API_URL: standIns.slack,
+      // Lambda runs Node 22, where the SDK prints no Node version warning (it would print one on
+      // Node 20, amid the JSON log lines, when a request first builds a client).
+      AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
     });
     const assetDir = join(outdir, resource.Metadata['aws:asset:path'] as string);
     // The bundle reads the config beside it at its cold start, as in /var/task.
