@@ -18,6 +18,8 @@ export default {
     'src/store/dynamodb/brake.ts',
     'src/store/memory/leases.ts',
     'src/store/dynamodb/leases.ts',
+    'src/store/memory/checkpoints.ts',
+    'src/store/dynamodb/checkpoints.ts',
     'src/store/expiry.ts',
     'src/store/memory/pairs.ts',
     'src/store/dynamodb/pairs.ts',

@@ -301,6 +301,32 @@ describe('createActuator: auto', () => {
     expect(await uidNow(b)).toBe(b.uid);
   });
 
+  it('counts what the run used in its earlier invocations against the cap, and says what it used', async () => {
+    const [a, b] = planted.evictable as [PodRef, PodRef];
+    const act = createActuator({
+      cluster: access.name,
+      kube: access.kube,
+      cilium: access.cilium,
+      mode: 'auto',
+      brake: openBrake(),
+      log: SILENT,
+      limits: { ...DEFAULT_LIMITS, maxEvictionsPerRun: 3, maxAgentRestartsPerRun: 1 },
+      used: { evictions: 2, agentRestarts: 1 },
+    });
+    expect(act.used()).toEqual({ evictions: 2, agentRestarts: 1 });
+    expect((await act.evictPod(a, REASON)).outcome).toBe('done');
+    expect(await act.evictPod(b, REASON)).toMatchObject({
+      outcome: 'skipped',
+      detail: 'over the per-run cap of 3',
+    });
+    expect(await uidNow(b)).toBe(b.uid);
+    expect(await act.restartAgent(a.node, 'fix')).toMatchObject({
+      outcome: 'skipped',
+      detail: 'over the per-run cap of 1',
+    });
+    expect(act.used()).toEqual({ evictions: 3, agentRestarts: 1 });
+  });
+
   it('does not count a refused or blocked eviction against the cap', async () => {
     const budgetHeld = first(planted.blockedByBudget, 'budget-held pod');
     const act = actuator({ limits: { maxEvictionsPerRun: 1 } });
