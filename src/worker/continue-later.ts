@@ -61,7 +61,7 @@ export function endedReport(
 
 interface Pausing {
   running: RunRecord;
-  journal: { actions(): string[]; close(record: RunRecord): Promise<boolean> };
+  journal: { actions(): string[]; settled(): Promise<unknown>; close(record: RunRecord): Promise<boolean> };
   /** This delivery, as the lease and the record name it. */
   owner: string;
   leaseKey: string;
@@ -93,6 +93,8 @@ export async function continueLater(
     runLeftSeconds + 3600,
     context.now(),
   );
+  // Every write journaled so far is in the record the next invocation starts from.
+  await pausing.journal.settled();
   const handed: RunRecord = {
     ...running,
     actions: pausing.journal.actions(),

@@ -3,9 +3,11 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { HOOKS_NOT_ON_ROOT } from '../../../runbooks/cgroup-root-hooks/placement.ts';
 import { AGENT_CHECK_FAILED } from '../../../runbooks/cgroup-root-hooks/steps/agent-cgroup-root.ts';
 import { RUNBOOKS } from '../../../runbooks/index.ts';
+import { defineRunbook, defineStep, outcome } from '../../../sdk/index.ts';
+import type { PodRef } from '../../../sim/scenarios/plan.ts';
 import { createWorker } from '../../../src/app/worker.ts';
 import type { ChatSink } from '../../../src/chat/types.ts';
-import type { ClusterAccess } from '../../../src/cluster/types.ts';
+import { type ClusterAccess, type KubeFacade, RESOURCES } from '../../../src/cluster/types.ts';
 import type { AnyRunbook, Report } from '../../../src/engine/types.ts';
 import type { Job } from '../../../src/queue/job.ts';
 import { memoryQueue } from '../../../src/queue/memory.ts';
@@ -63,8 +65,19 @@ function lambdaInvocation(budgetMs: number) {
 }
 type Invocation = ReturnType<typeof lambdaInvocation>;
 
-/** The simulator's cluster, telling the invocation running now of every exec into an agent. */
+/** The simulator's cluster, telling the invocation running now of every exec into an agent and every eviction. */
 function metered(access: ClusterAccess, current: () => Invocation | undefined): ClusterAccess {
+  const evict: KubeFacade['evict'] = async (namespace, name, options) => {
+    if (!options.dryRun) current()?.exec(`${namespace}/${name}`);
+    return access.kube.evict(namespace, name, options);
+  };
+  const kube = new Proxy(access.kube, {
+    get(target, property) {
+      if (property === 'evict') return evict;
+      const value = Reflect.get(target, property, target);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
   const cilium = new Proxy(access.cilium, {
     get(target, property) {
       const value = Reflect.get(target, property, target);
@@ -76,7 +89,7 @@ function metered(access: ClusterAccess, current: () => Invocation | undefined): 
       };
     },
   });
-  return { ...access, cilium };
+  return { ...access, kube, cilium };
 }
 
 /** Chat that keeps what was posted: one report per run is what a person must see. */
@@ -382,5 +395,85 @@ describe('a continuation that fails', () => {
     const done = await deliver(sent[0] as Job, 900_000);
     expect(done.record.status).toBe('done');
     expect(chat.reports).toHaveLength(1);
+  });
+});
+
+/**
+ * A team's runbook that writes in a step that pauses: it evicts the planted pods one at a time and,
+ * when its invocation is ending, saves which it handled and goes on in the next.
+ */
+function evictEach(pods: readonly PodRef[]) {
+  return defineRunbook({
+    id: 'evict-each',
+    title: 'Evict each planted pod',
+    summary: 'Evicts the planted pods one at a time, across invocations.',
+    steps: [
+      defineStep({
+        id: 'evict',
+        title: 'Evict the planted pods',
+        writes: true,
+        async run(ctx) {
+          const handled = new Set((ctx.saved as string[] | undefined) ?? []);
+          const done = [];
+          for (const pod of pods) {
+            if (handled.has(pod.name)) continue;
+            if (ctx.pausing())
+              return ctx.pause([...handled], outcome('warn', `${handled.size} handled`, { done }));
+            done.push(await ctx.actuator.evictPod(pod, 'planted'));
+            handled.add(pod.name);
+          }
+          return outcome('pass', `${handled.size} handled`, { done });
+        },
+      }),
+    ],
+  });
+}
+
+describe('writes across invocations', () => {
+  it('draw from the one brake, and no pod is evicted twice', async () => {
+    const planted = await startScenario(['unmanaged-pods']);
+    try {
+      const pods = planted.plan.unmanagedPods?.evictable ?? [];
+      expect(pods.length).toBeGreaterThanOrEqual(3);
+      const { store, queue, chat, clock, deliver, meter } = await setup({
+        maxWrites: 2,
+        runbooks: [evictEach(pods) as AnyRunbook],
+        cluster: async () => meter(planted.access),
+      });
+      const job: Job = { ...cgroupJob('job-1'), runbook: 'evict-each', mode: 'auto' };
+      // One eviction uses up this invocation's time.
+      const first = await deliver(job, MARGIN_MS + EXEC_MS);
+      expect(first.execs).toHaveLength(1);
+      expect(first.record.actions.filter((line) => line.includes(': done'))).toHaveLength(1);
+      const [next] = queue.sent as [Job];
+      const second = await deliver(next, 900_000);
+
+      // The brake allows two writes in its window: the second invocation had one left.
+      expect(second.execs).toHaveLength(1);
+      expect(second.execs.filter((pod) => first.execs.includes(pod))).toEqual([]);
+      expect((await store.brake.state(CLUSTER, 2, 900, clock.now())).used).toBe(2);
+      const done = chat.reports[0]?.steps[0]?.done ?? [];
+      expect(done.map((d) => d.target).sort()).toEqual(
+        pods.map((pod) => `${pod.namespace}/${pod.name}`).sort(),
+      );
+      expect(done.filter((d) => d.outcome === 'done')).toHaveLength(2);
+      for (const held of done.filter((d) => d.outcome !== 'done'))
+        expect(held).toMatchObject({
+          outcome: 'blocked',
+          detail: 'brake engaged: too many cluster writes in this window',
+        });
+      // The cluster agrees: exactly two planted pods were replaced.
+      const uids = new Set(
+        (await planted.access.kube.list(RESOURCES.pods, { project: 'metadata' })).map(
+          (pod) => pod.metadata.uid,
+        ),
+      );
+      expect(pods.filter((pod) => !uids.has(pod.uid))).toHaveLength(2);
+      const record = await store.runs.get('job-1');
+      expect(record?.actions.filter((line) => line.includes(': done'))).toHaveLength(2);
+      expect(record?.actions).toHaveLength(pods.length);
+    } finally {
+      await planted.sim.close();
+    }
   });
 });
