@@ -69,7 +69,7 @@ export function synthRehearsal(configText: string) {
     ) as [
       string,
       {
-        Properties: { Environment: { Variables: Record<string, unknown> } };
+        Properties: { Environment: { Variables: Record<string, unknown> }; Timeout?: number };
         Metadata: Record<string, string>;
       },
     ];
@@ -104,9 +104,20 @@ export function synthRehearsal(configText: string) {
     const cwd = process.cwd();
     process.chdir(assetDir);
     try {
-      return (await import(
+      const bundled = (await import(
         `${pathToFileURL(join(assetDir, 'index.mjs')).href}?${Date.now()}-${Math.random()}`
       )) as Bundled;
+      // Lambda's context counts down the template's timeout from each invocation's start.
+      const timeoutMs = (resource.Properties.Timeout ?? 3) * 1000;
+      return {
+        handler: (event, context) => {
+          const startedAt = Date.now();
+          return bundled.handler(event, {
+            getRemainingTimeInMillis: () => timeoutMs - (Date.now() - startedAt),
+            ...(context as object),
+          });
+        },
+      };
     } finally {
       process.chdir(cwd);
     }

@@ -1,0 +1,3 @@
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { SQSClient } from '@aws-sdk/client-sqs';
+new DynamoDBClient({}); new SQSClient({});

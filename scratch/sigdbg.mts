@@ -1,0 +1,11 @@
+import { Sha256 } from '@aws-crypto/sha256-js';
+import { SignatureV4 } from '@smithy/signature-v4';
+import { signedHeaders } from '../functions/sigv4.ts';
+const keys = { accessKeyId: 'AKID', secretAccessKey: 'SECRET' };
+const now = new Date('2026-11-28T22:05:09.123Z');
+const post = { service: 'sqs', region: 'us-east-1', keys, host: 'h.example.com', path: '/', headers: { 'x-amz-target': 'T' }, body: '{}', now };
+const mine = signedHeaders(post);
+const signer = new SignatureV4({ service: 'sqs', region: 'us-east-1', sha256: Sha256, credentials: keys });
+const req = { method: 'POST', protocol: 'https:', hostname: 'h.example.com', path: '/', query: {}, headers: { 'x-amz-target': 'T', host: 'h.example.com', 'x-amz-content-sha256': mine['x-amz-content-sha256'] }, body: '{}' };
+const s = await signer.sign(req as never, { signingDate: now });
+console.log(mine, s.headers);
