@@ -75,6 +75,20 @@ describe('dynamoStore table layout', () => {
     expect(((await store.checkpoints.load('run-1', '2', T0)) as { nodes: string[] }).nodes).toEqual(nodes);
   });
 
+  it('reads a checkpoint saved again with fewer parts as saved, and writes no part past its count', async () => {
+    const nodes = Array.from({ length: 30_000 }, (_, i) => `ip-10-0-${i}.eu-west-1.compute.internal`);
+    await store.checkpoints.save('run-1', '2', { nodes }, 600, T0);
+    await store.checkpoints.save('run-1', '2', { nodes: nodes.slice(0, 10_000) }, 600, T0);
+    expect(((await store.checkpoints.load('run-1', '2', T0)) as { nodes: string[] }).nodes).toEqual(
+      nodes.slice(0, 10_000),
+    );
+    const head = await item('checkpoint#run-1', '2');
+    expect(head?.parts).toBe(2);
+    expect(await item('checkpoint#run-1', '2#00002')).toMatchObject({ ttl: T0_SECONDS + 600 });
+    await store.checkpoints.save('run-1', '3', { small: true }, 600, T0);
+    expect(await item('checkpoint#run-1', '3#00001')).toBeUndefined();
+  });
+
   it('reads no checkpoint whose parts are not all there', async () => {
     const nodes = Array.from({ length: 30_000 }, (_, i) => `ip-10-0-${i}.eu-west-1.compute.internal`);
     await store.checkpoints.save('run-1', '2', { nodes }, 600, T0);
