@@ -1,5 +1,5 @@
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HOOKS_NOT_ON_ROOT } from '../../../runbooks/cgroup-root-hooks/placement.ts';
 import { AGENT_CHECK_FAILED } from '../../../runbooks/cgroup-root-hooks/steps/agent-cgroup-root.ts';
 import { RUNBOOKS } from '../../../runbooks/index.ts';
