@@ -86,8 +86,8 @@ export function reportBlocks(
     },
     section(truncate(escapeMrkdwn(summary.diagnosis), BUDGET.diagnosis)),
     context(truncate(runContext(report, summary), BUDGET.context)),
-    ...stepBlocks(report.steps),
   ];
+  const head = blocks.length;
 
   if (summary.found.length > 0) {
     blocks.push(
@@ -123,6 +123,8 @@ export function reportBlocks(
   else if (showsPlan(report)) blocks.push(...dryRunPlanBlocks(summary.plan));
   if (summary.open.length > 0) blocks.push(context(`Runbook: \`${escapeMrkdwn(summary.docs)}\``));
   if (consoleLink) blocks.push(context(`<${consoleLink}|Open this run in the console>`));
+  // The steps come after the head, in whatever room the rest of the message leaves them.
+  blocks.splice(head, 0, ...stepBlocks(report.steps, LIMITS.blocksPerMessage - blocks.length));
 
   return { text: `${VERDICT_EMOJI[report.verdict]} ${headline(report, summary)}`, blocks };
 }
@@ -146,10 +148,12 @@ function stepLine(step: StepReport): string {
   return `${STEP_EMOJI[step.status]} *${escapeMrkdwn(step.title)}*: ${escapeMrkdwn(step.summary)}`;
 }
 
-function stepBlocks(steps: readonly StepReport[]): ChatBlock[] {
+/** A section a step while they fit in `room` blocks and the budget, else one list of them. */
+function stepBlocks(steps: readonly StepReport[], room: number): ChatBlock[] {
   const lines = steps.map(stepLine);
   const chars = lines.reduce((sum, line) => sum + line.length, 0);
-  if (steps.length <= MAX_STEP_SECTIONS && chars <= BUDGET.steps) return lines.map((line) => section(line));
+  if (steps.length <= Math.min(MAX_STEP_SECTIONS, room) && chars <= BUDGET.steps)
+    return lines.map((line) => section(line));
   return [bulletSection(`*Steps (${steps.length})*`, lines, MAX_STEP_SECTIONS, BUDGET.steps)];
 }
 

@@ -114,4 +114,24 @@ describe('reportBlocks within Block Kit limits', () => {
       { numRuns: 60 },
     );
   });
+
+  // Found by the property above: 40 step sections left no room for the plan, the lists and the links.
+  it('lists the steps in one section when a section each would pass 50 blocks', () => {
+    const input: Shape = {
+      steps: 40,
+      findings: 1,
+      planned: 62,
+      done: 6,
+      verdict: 'needs-approval',
+      mode: 'dry-run',
+      names: ['pod'],
+    };
+    const { blocks } = reportBlocks(randomReport(input), undefined, 'https://console.example/runs/r-1');
+    expectWithinLimits(blocks);
+    const steps = blocks.filter(
+      (block) => block.type === 'section' && block.text.text.startsWith('*Steps (40)*'),
+    );
+    expect(steps).toHaveLength(1);
+    expect(blocks.at(-1)).toMatchObject({ type: 'context' });
+  });
 });
