@@ -13,6 +13,33 @@ export const AGENT: AgentPod = {
   containerId: 'containerd://9f2c',
 };
 
+/** Cilium's ten socket-LB hooks as current bpftool names their attach types, with the programs' names. */
+export const CILIUM_HOOKS = [
+  ['cgroup_inet4_connect', 'cil_sock4_connect'],
+  ['cgroup_inet6_connect', 'cil_sock6_connect'],
+  ['cgroup_inet4_post_bind', 'cil_sock4_post_bind'],
+  ['cgroup_inet6_post_bind', 'cil_sock6_post_bind'],
+  ['cgroup_udp4_sendmsg', 'cil_sock4_sendmsg'],
+  ['cgroup_udp6_sendmsg', 'cil_sock6_sendmsg'],
+  ['cgroup_udp4_recvmsg', 'cil_sock4_recvmsg'],
+  ['cgroup_udp6_recvmsg', 'cil_sock6_recvmsg'],
+  ['cgroup_inet4_getpeername', 'cil_sock4_getpeername'],
+  ['cgroup_inet6_getpeername', 'cil_sock6_getpeername'],
+] as const;
+
+/** A program as `bpftool -j cgroup tree` lists it under a cgroup. */
+export type TreeProgram = { id: number; attach_type: string; attach_flags: string; name: string };
+
+/** Cilium's hooks `from` to `to` (exclusive) as attached programs, ids counting from `idBase`. */
+export function ciliumPrograms(from: number, to: number, idBase: number): TreeProgram[] {
+  return CILIUM_HOOKS.slice(from, to).map(([type, name], i) => ({
+    id: idBase + i,
+    attach_type: type,
+    attach_flags: 'multi',
+    name,
+  }));
+}
+
 export type Answer = ExecResult | Error;
 
 /** Runs a command line from the table as a program would: its streams, then its status. */

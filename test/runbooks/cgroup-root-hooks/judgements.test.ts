@@ -6,31 +6,14 @@ import {
   HOOKS_NOT_ON_ROOT,
   placementEvidence,
 } from '../../../runbooks/cgroup-root-hooks/placement.ts';
-import { AGENT, ROOT } from './agent-fixture.ts';
+import { AGENT, ciliumPrograms, ROOT } from './agent-fixture.ts';
 
-const HOOKS = [
-  ['cgroup_inet4_connect', 'cil_sock4_connect'],
-  ['cgroup_inet6_connect', 'cil_sock6_connect'],
-  ['cgroup_inet4_post_bind', 'cil_sock4_post_bind'],
-  ['cgroup_inet6_post_bind', 'cil_sock6_post_bind'],
-  ['cgroup_udp4_sendmsg', 'cil_sock4_sendmsg'],
-  ['cgroup_udp6_sendmsg', 'cil_sock6_sendmsg'],
-  ['cgroup_udp4_recvmsg', 'cil_sock4_recvmsg'],
-  ['cgroup_udp6_recvmsg', 'cil_sock6_recvmsg'],
-  ['cgroup_inet4_getpeername', 'cil_sock4_getpeername'],
-  ['cgroup_inet6_getpeername', 'cil_sock6_getpeername'],
-];
 /** Cilium's ten hooks at the walk's root, as `bpftool -j cgroup tree` prints them. */
 const TREE = parseCgroupTree(
   JSON.stringify([
     {
       cgroup: ROOT,
-      programs: HOOKS.map(([type, name], i) => ({
-        id: 10 + i,
-        attach_type: type,
-        attach_flags: 'multi',
-        name,
-      })),
+      programs: ciliumPrograms(0, 10, 10),
     },
   ]),
 );

@@ -12,7 +12,7 @@ import {
   placementEvidence,
   ROOT_NOT_CGROUP2,
 } from '../../../runbooks/cgroup-root-hooks/placement.ts';
-import { AGENT, ROOT } from './agent-fixture.ts';
+import { AGENT, CILIUM_HOOKS, ciliumPrograms, ROOT, type TreeProgram } from './agent-fixture.ts';
 
 const HOST_NS = { inode: 4026531835, host: true };
 const PRIVATE_NS = { inode: 4026532417, host: false };
@@ -20,33 +20,8 @@ const SCOPE = `${ROOT}/kubepods.slice/kubepods-burstable.slice/cri-containerd-9f
 const PINS = '/sys/fs/bpf/cilium/socketlb/links/cgroup';
 const NO_LINKS: LinkListing = { links: [] };
 
-/** Cilium's ten hooks as current bpftool names their attach types, with the programs' names. */
-const CILIUM = [
-  ['cgroup_inet4_connect', 'cil_sock4_connect'],
-  ['cgroup_inet6_connect', 'cil_sock6_connect'],
-  ['cgroup_inet4_post_bind', 'cil_sock4_post_bind'],
-  ['cgroup_inet6_post_bind', 'cil_sock6_post_bind'],
-  ['cgroup_udp4_sendmsg', 'cil_sock4_sendmsg'],
-  ['cgroup_udp6_sendmsg', 'cil_sock6_sendmsg'],
-  ['cgroup_udp4_recvmsg', 'cil_sock4_recvmsg'],
-  ['cgroup_udp6_recvmsg', 'cil_sock6_recvmsg'],
-  ['cgroup_inet4_getpeername', 'cil_sock4_getpeername'],
-  ['cgroup_inet6_getpeername', 'cil_sock6_getpeername'],
-] as const;
-
-type Program = { id: number; attach_type: string; attach_flags: string; name: string };
-
-function cilium(from: number, to: number, idBase: number): Program[] {
-  return CILIUM.slice(from, to).map(([type, name], i) => ({
-    id: idBase + i,
-    attach_type: type,
-    attach_flags: 'multi',
-    name,
-  }));
-}
-
 /** `bpftool -j cgroup tree` of the given cgroups (empty ones left out, as bpftool does). */
-function walk(cgroups: Record<string, Program[]>): string {
+function walk(cgroups: Record<string, TreeProgram[]>): string {
   return JSON.stringify(
     Object.entries(cgroups)
       .filter(([, programs]) => programs.length > 0)
@@ -54,7 +29,7 @@ function walk(cgroups: Record<string, Program[]>): string {
   );
 }
 
-const DEVICE: Program = { id: 300, attach_type: 'cgroup_device', attach_flags: 'multi', name: '' };
+const DEVICE: TreeProgram = { id: 300, attach_type: 'cgroup_device', attach_flags: 'multi', name: '' };
 
 function facts(
   tree: string,
@@ -75,17 +50,17 @@ const codes = (f: AgentCgroupFacts) => judgePlacement(f).map((finding) => findin
 
 describe('judgePlacement: the root', () => {
   it("passes all ten hooks on a cgroup2 root whose inode is 1, runc's device filters below it", () => {
-    expect(judgePlacement(facts(walk({ [ROOT]: cilium(0, 10, 10), [SCOPE]: [DEVICE] })))).toEqual([]);
+    expect(judgePlacement(facts(walk({ [ROOT]: ciliumPrograms(0, 10, 10), [SCOPE]: [DEVICE] })))).toEqual([]);
   });
 
   it('passes when the configured root has a trailing slash', () => {
-    const f = { ...facts(walk({ [`${ROOT}/`]: cilium(0, 10, 10) })), root: `${ROOT}/` };
+    const f = { ...facts(walk({ [`${ROOT}/`]: ciliumPrograms(0, 10, 10) })), root: `${ROOT}/` };
     expect(judgePlacement(f)).toEqual([]);
   });
 
   it('flags the broken walk that looks healthy from inside: hooks at the walk root, inode not 1', () => {
     const [finding, ...rest] = judgePlacement(
-      facts(walk({ [ROOT]: cilium(0, 10, 10) }), { inode: 48213, namespace: PRIVATE_NS }),
+      facts(walk({ [ROOT]: ciliumPrograms(0, 10, 10) }), { inode: 48213, namespace: PRIVATE_NS }),
     );
     expect(rest).toEqual([]);
     expect(finding).toMatchObject({ code: HOOKS_NOT_ON_ROOT, target: AGENT.node, severity: 'critical' });
@@ -104,7 +79,7 @@ describe('judgePlacement: the root', () => {
     ['tmpfs', 'tmpfs'],
     ['an unknown filesystem', 'UNKNOWN (0x62656572)'],
   ])('cannot judge a root on %s, though its inode is 1', (_what, fsType) => {
-    const [finding, ...rest] = judgePlacement(facts(walk({ [ROOT]: cilium(0, 10, 10) }), { fsType }));
+    const [finding, ...rest] = judgePlacement(facts(walk({ [ROOT]: ciliumPrograms(0, 10, 10) }), { fsType }));
     expect(rest).toEqual([]);
     expect(finding).toMatchObject({ code: ROOT_NOT_CGROUP2, severity: 'warning' });
     expect(finding?.message).toBe(
@@ -115,7 +90,7 @@ describe('judgePlacement: the root', () => {
 
 describe('judgePlacement: hook type by hook type', () => {
   it('flags a set split between the root and a scope, naming the types below and where', () => {
-    const tree = walk({ [ROOT]: cilium(0, 8, 10), [SCOPE]: [DEVICE, ...cilium(8, 10, 30)] });
+    const tree = walk({ [ROOT]: ciliumPrograms(0, 8, 10), [SCOPE]: [DEVICE, ...ciliumPrograms(8, 10, 30)] });
     const [finding, ...rest] = judgePlacement(facts(tree));
     expect(rest).toEqual([]);
     expect(finding).toMatchObject({ code: HOOKS_NOT_ON_ROOT, severity: 'critical' });
@@ -128,14 +103,18 @@ describe('judgePlacement: hook type by hook type', () => {
 
   it('names each group of types with its own cgroups', () => {
     const other = `${ROOT}/kubepods.slice/cri-containerd-77aa.scope`;
-    const tree = walk({ [ROOT]: cilium(0, 6, 10), [SCOPE]: cilium(6, 8, 30), [other]: cilium(8, 10, 40) });
+    const tree = walk({
+      [ROOT]: ciliumPrograms(0, 6, 10),
+      [SCOPE]: ciliumPrograms(6, 8, 30),
+      [other]: ciliumPrograms(8, 10, 40),
+    });
     expect(judgePlacement(facts(tree))[0]?.message).toContain(
       `only below it: recvmsg4, recvmsg6 on ${SCOPE}; getpeername4, getpeername6 on ${other}.`,
     );
   });
 
   it('flags the whole set below an empty root, with the fix that removes the pins', () => {
-    const [finding] = judgePlacement(facts(walk({ [SCOPE]: cilium(0, 10, 10) })));
+    const [finding] = judgePlacement(facts(walk({ [SCOPE]: ciliumPrograms(0, 10, 10) })));
     expect(finding?.code).toBe(HOOKS_NOT_ON_ROOT);
     expect(finding?.message).toContain(
       `10 of Cilium's socket-LB hook types are not on the host's cgroup root ${ROOT}`,
@@ -151,7 +130,7 @@ describe('judgePlacement: hook type by hook type', () => {
   });
 
   it('notes a nested set only when every type below is on the root too, and claims no more', () => {
-    const tree = walk({ [ROOT]: cilium(0, 10, 10), [SCOPE]: cilium(0, 2, 30) });
+    const tree = walk({ [ROOT]: ciliumPrograms(0, 10, 10), [SCOPE]: ciliumPrograms(0, 2, 30) });
     const [finding, ...rest] = judgePlacement(facts(tree));
     expect(rest).toEqual([]);
     expect(finding).toMatchObject({ code: HOOKS_ALSO_NESTED, severity: 'info' });
@@ -162,7 +141,7 @@ describe('judgePlacement: hook type by hook type', () => {
 });
 
 describe("judgePlacement: whose program (foreign ones never stand in for Cilium's)", () => {
-  const mesh = (type: string, id: number, name: string): Program => ({
+  const mesh = (type: string, id: number, name: string): TreeProgram => ({
     id,
     attach_type: type,
     attach_flags: 'multi',
@@ -174,13 +153,15 @@ describe("judgePlacement: whose program (foreign ones never stand in for Cilium'
     ['an unnamed program where bpftool prints names', [mesh('cgroup_inet4_connect', 5, '')]],
     ['cgroup_skb and cgroup_device programs', [mesh('cgroup_inet_ingress', 5, 'sd_fw_ingress'), DEVICE]],
   ])("flags Cilium's hooks below the root when the root has %s", (_what, programs) => {
-    const [finding, ...rest] = judgePlacement(facts(walk({ [ROOT]: programs, [SCOPE]: cilium(0, 10, 10) })));
+    const [finding, ...rest] = judgePlacement(
+      facts(walk({ [ROOT]: programs, [SCOPE]: ciliumPrograms(0, 10, 10) })),
+    );
     expect(rest).toEqual([]);
     expect(finding?.code).toBe(HOOKS_NOT_ON_ROOT);
   });
 
   it("names a foreign program on a socket hook of the root as not Cilium's", () => {
-    const tree = walk({ [ROOT]: [mesh('cgroup_inet4_connect', 5, '')], [SCOPE]: cilium(0, 10, 10) });
+    const tree = walk({ [ROOT]: [mesh('cgroup_inet4_connect', 5, '')], [SCOPE]: ciliumPrograms(0, 10, 10) });
     expect(judgePlacement(facts(tree))[0]?.message).toContain(
       "The root has none of Cilium's hooks, and other tools' an unnamed program (id 5) on connect4, which are not Cilium's.",
     );
@@ -195,12 +176,12 @@ describe("judgePlacement: whose program (foreign ones never stand in for Cilium'
   });
 
   it("counts unnamed programs as Cilium's where bpftool prints no names at all (old kernels)", () => {
-    const unnamed = cilium(0, 10, 10).map((program) => ({ ...program, name: '' }));
+    const unnamed = ciliumPrograms(0, 10, 10).map((program) => ({ ...program, name: '' }));
     expect(judgePlacement(facts(walk({ [ROOT]: [DEVICE, ...unnamed] })))).toEqual([]);
   });
 
   it("counts Cilium's programs attached with BPF_PROG_ATTACH, whatever their flags", () => {
-    const legacy = cilium(0, 10, 10).map((program, i) => ({
+    const legacy = ciliumPrograms(0, 10, 10).map((program, i) => ({
       ...program,
       attach_flags: ['', 'multi', 'override'][i % 3] as string,
     }));
@@ -213,7 +194,7 @@ function links(cgroupId: number, from: number, to: number, progBase: number, lin
   return {
     links: parseLinkShow(
       JSON.stringify(
-        CILIUM.slice(from, to).map(([type, name], i) => ({
+        CILIUM_HOOKS.slice(from, to).map(([type, name], i) => ({
           id: linkBase + i,
           type: 'cgroup',
           prog_id: progBase + i,
@@ -247,7 +228,7 @@ describe('judgePlacement: hooks on a removed cgroup', () => {
   });
 
   it('does not report links whose programs the walk lists, nor links on the root or a walked cgroup', () => {
-    const tree = walk({ [ROOT]: cilium(0, 10, 10) });
+    const tree = walk({ [ROOT]: ciliumPrograms(0, 10, 10) });
     expect(judgePlacement(facts(tree, { links: links(1, 0, 10, 10) }))).toEqual([]);
     // Programs the walk did not list (attached since), on a cgroup it did: the root.
     expect(judgePlacement(facts(tree, { links: links(1, 0, 10, 700) }))).toEqual([]);
@@ -257,15 +238,15 @@ describe('judgePlacement: hooks on a removed cgroup', () => {
     const foreign = parseLinkShow(
       '[{"id":7,"type":"cgroup","prog_id":900,"cgroup_id":4242,"attach_type":"cgroup_inet4_connect"}]',
     );
-    const tree = walk({ [ROOT]: cilium(0, 10, 10) });
+    const tree = walk({ [ROOT]: ciliumPrograms(0, 10, 10) });
     expect(judgePlacement(facts(tree, { links: { links: foreign } }))).toEqual([]);
     expect(judgePlacement(facts(tree, { links: links(4242, 0, 10, 500) }))).toEqual([]);
   });
 
   it('flags a split whose other half is on a removed cgroup', () => {
-    expect(codes(facts(walk({ [ROOT]: cilium(0, 8, 10) }), { links: links(4242, 8, 10, 500) }))).toEqual([
-      HOOKS_ON_REMOVED_CGROUP,
-    ]);
+    expect(
+      codes(facts(walk({ [ROOT]: ciliumPrograms(0, 8, 10) }), { links: links(4242, 8, 10, 500) })),
+    ).toEqual([HOOKS_ON_REMOVED_CGROUP]);
   });
 
   it('calls no hooks anywhere with socket LB on critical: ClusterIP is down for every pod', () => {
@@ -291,7 +272,7 @@ describe('judgePlacement: hooks on a removed cgroup', () => {
 describe('placementEvidence', () => {
   it('shows the signals, where the hooks sit and the links off the tree', () => {
     const evidence = placementEvidence(
-      facts(walk({ [ROOT]: cilium(0, 2, 10) }), {
+      facts(walk({ [ROOT]: ciliumPrograms(0, 2, 10) }), {
         inode: 48213,
         namespace: PRIVATE_NS,
         links: links(77, 2, 3, 500),

@@ -3,15 +3,14 @@ import { R } from '../../../sim/cluster.ts';
 import type { KubeObject, Pod } from '../../../sim/objects.ts';
 import type { PodRef, UnmanagedPodsPlan } from '../../../sim/scenarios/plan.ts';
 import { type ClusterAccess, KubeError, RESOURCES } from '../../../src/cluster/types.ts';
-import { type ActuatorOptions, actionKey, createActuator } from '../../../src/engine/actuator.ts';
-import { SILENT } from '../../../src/engine/run.ts';
 import {
-  type Actuator,
-  type Brake,
-  DEFAULT_LIMITS,
-  type Limits,
-  type PodTarget,
-} from '../../../src/engine/types.ts';
+  type ActuatorOptions,
+  actionKey,
+  createActuator,
+  type JournaledActuator,
+} from '../../../src/engine/actuator.ts';
+import { SILENT } from '../../../src/engine/run.ts';
+import { type Brake, DEFAULT_LIMITS, type Limits, type PodTarget } from '../../../src/engine/types.ts';
 import { type SimUnderTest, simAccess, startScenario } from '../../helpers/sim-access.ts';
 
 let current: SimUnderTest;
@@ -38,7 +37,7 @@ function openBrake(): Brake & { tryWrite: ReturnType<typeof vi.fn> } {
 
 function actuator(
   options: Partial<Omit<ActuatorOptions, 'limits'>> & { limits?: Partial<Limits> } = {},
-): Actuator {
+): JournaledActuator {
   const { limits, ...rest } = options;
   return createActuator({
     cluster: access.name,
@@ -303,14 +302,8 @@ describe('createActuator: auto', () => {
 
   it('counts what the run used in its earlier invocations against the cap, and says what it used', async () => {
     const [a, b] = planted.evictable as [PodRef, PodRef];
-    const act = createActuator({
-      cluster: access.name,
-      kube: access.kube,
-      cilium: access.cilium,
-      mode: 'auto',
-      brake: openBrake(),
-      log: SILENT,
-      limits: { ...DEFAULT_LIMITS, maxEvictionsPerRun: 3, maxAgentRestartsPerRun: 1 },
+    const act = actuator({
+      limits: { maxEvictionsPerRun: 3, maxAgentRestartsPerRun: 1 },
       used: { evictions: 2, agentRestarts: 1 },
     });
     expect(act.used()).toEqual({ evictions: 2, agentRestarts: 1 });
