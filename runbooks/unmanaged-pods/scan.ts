@@ -12,17 +12,23 @@ import {
   RESOURCES,
   type StepContext,
 } from '../../sdk/index.ts';
-import { type KeyLookup, KeySet } from './key-set.ts';
+import { KeySet } from './key-set.ts';
 import type { UnmanagedPodsParams } from './params.ts';
 
-/** What a scan reads: the cluster, the params and limits, the clock. */
+/** What a scan reads: the cluster, the params and limits, the clock, and where it reports progress. */
 type ScanContext = Pick<
   StepContext<UnmanagedPodsParams, unknown>,
-  'kube' | 'cilium' | 'params' | 'limits' | 'now'
+  'kube' | 'cilium' | 'params' | 'limits' | 'now' | 'progress'
 >;
 
 /** Server-side filters: only Running pods on the pod network can be unmanaged. */
 const RUNNING_ON_POD_NETWORK = 'status.phase=Running,spec.hostNetwork=false';
+
+/**
+ * Namespaces read at once. Each is its own endpoint list then pod list, so a page of one waits on
+ * no other; eight keep a 50-300 ms control plane busy without queueing behind its fairness limits.
+ */
+const NAMESPACES_AT_ONCE = 8;
 
 export interface UnmanagedPod extends PodFacts {
   ageSeconds: number;
@@ -30,7 +36,7 @@ export interface UnmanagedPod extends PodFacts {
   hold?: Hold;
 }
 
-/** What one look at the cluster found. */
+/** What one look at the cluster found, as plain data (a run's state is kept as JSON). */
 export interface Scan {
   graceSeconds: number;
   /** Running pods on the pod network that were looked at. */
@@ -40,8 +46,22 @@ export interface Scan {
   unmanaged: UnmanagedPod[];
   /** No CiliumEndpoint yet, but within the grace period: the agent may still be writing it. */
   young: UnmanagedPod[];
-  /** Every pod seen, so a replacement can be told from a pod that was already there. */
-  seenUids: KeyLookup;
+}
+
+/**
+ * A scan that stopped taking namespaces (its invocation was ending): the namespaces it has not
+ * read, and what it found in the ones it has. What the run's checkpoint keeps of it.
+ */
+export interface ScanSoFar {
+  /** Every namespace the scan reads, read or not. */
+  namespaces: number;
+  /** Those not read yet, in order. */
+  left: string[];
+  podsChecked: number;
+  endpoints: number;
+  /** Each judged when its namespace was read; holds are decided once the scan is whole. */
+  unmanaged: UnmanagedPod[];
+  young: UnmanagedPod[];
 }
 
 /**
@@ -80,45 +100,91 @@ async function agentHealth(ctx: ScanContext): Promise<AgentHealth> {
   };
 }
 
+/** The namespaces a scan reads: the params' (each once), or every namespace in the cluster. */
+async function namespacesToRead(ctx: ScanContext): Promise<string[]> {
+  if (ctx.params.namespaces) return [...new Set(ctx.params.namespaces)];
+  const names = await ctx.kube.list(RESOURCES.namespaces, {
+    metadataOnly: true,
+    project: ({ metadata }) => metadata.name,
+  });
+  return names.sort();
+}
+
 /**
- * Lists CiliumEndpoints (names only) first, then pods, keeping full facts only for pods without
- * an endpoint: the endpoints' names and the pods' uids are kept as 64-bit hashes (KeySet), so a
- * 3-million-pod cluster costs two typed arrays, not millions of strings. Endpoints first, so a
- * pod created in between looks young rather than unmanaged.
+ * One namespace: its CiliumEndpoints (names only, kept as 64-bit hashes in a KeySet) first, then
+ * its pods, keeping full facts only for pods without an endpoint. Endpoints first, so a pod
+ * created in between looks young rather than unmanaged; one namespace at a time, so what is held
+ * is the largest namespace's endpoints, not the cluster's.
  */
-export async function scanCluster(ctx: ScanContext): Promise<Scan> {
-  const namespaces = ctx.params.namespaces ?? [undefined];
-  const graceSeconds = ctx.params.gracePeriodSeconds ?? ctx.limits.gracePeriodSeconds;
-  // Keys only, added as each page arrives: the endpoints' metadata is never kept.
+async function readNamespace(ctx: ScanContext, namespace: string, graceSeconds: number, into: ScanSoFar) {
   const endpoints = new KeySet();
-  await Promise.all(
-    namespaces.map((namespace) =>
-      ctx.kube.list(RESOURCES.ciliumendpoints, {
-        ...(namespace ? { namespace } : {}),
-        metadataOnly: true,
-        project: ({ metadata }) => {
-          endpoints.add(podKey({ namespace: metadata.namespace ?? '', name: metadata.name }));
-        },
-      }),
-    ),
-  );
-  const seenUids = new KeySet();
+  await ctx.kube.list(RESOURCES.ciliumendpoints, {
+    namespace,
+    metadataOnly: true,
+    project: ({ metadata }) => {
+      endpoints.add(metadata.name);
+    },
+  });
+  let pods = 0;
   const withoutEndpoint = (object: KubeObject): PodFacts | undefined => {
-    const { namespace = '', name, uid } = object.metadata;
-    seenUids.add(uid);
-    return endpoints.has(podKey({ namespace, name })) ? undefined : podFacts(object);
+    pods++;
+    return endpoints.has(object.metadata.name) ? undefined : podFacts(object);
   };
-  const podLists = await Promise.all(
-    namespaces.map((namespace) =>
-      ctx.kube.list(RESOURCES.pods, {
-        ...(namespace ? { namespace } : {}),
-        fieldSelector: RUNNING_ON_POD_NETWORK,
-        project: withoutEndpoint,
-      }),
-    ),
-  );
-  const candidates = podLists.flat();
+  const candidates = await ctx.kube.list(RESOURCES.pods, {
+    namespace,
+    fieldSelector: RUNNING_ON_POD_NETWORK,
+    project: withoutEndpoint,
+  });
   const { unmanaged, young } = splitByAge(candidates, ctx.now(), graceSeconds);
+  into.podsChecked += pods;
+  into.endpoints += endpoints.size;
+  into.unmanaged.push(...unmanaged);
+  into.young.push(...young);
+}
+
+/** A whole scan, or where one that paused stands. */
+export type ScanOrSoFar = { scan: Scan; sofar?: undefined } | { scan?: undefined; sofar: ScanSoFar };
+
+/** A scan not started: every namespace left. */
+async function newScan(ctx: ScanContext): Promise<ScanSoFar> {
+  const all = await namespacesToRead(ctx);
+  return { namespaces: all.length, left: all, podsChecked: 0, endpoints: 0, unmanaged: [], young: [] };
+}
+
+/**
+ * Reads the namespaces `sofar` has left, `NAMESPACES_AT_ONCE` at a time, into it, until every one
+ * is read or `pausing` says to start no more (those under way finish). A namespace that fails
+ * fails the scan, and no further namespace is started.
+ */
+async function readNamespaces(
+  ctx: ScanContext,
+  sofar: ScanSoFar,
+  graceSeconds: number,
+  pausing: () => boolean,
+): Promise<void> {
+  const todo = sofar.left;
+  let next = 0;
+  let failed = false;
+  const runner = async () => {
+    while (next < todo.length && !failed && !pausing()) {
+      const namespace = todo[next++] as string;
+      try {
+        await readNamespace(ctx, namespace, graceSeconds, sofar);
+      } catch (error) {
+        failed = true;
+        throw error;
+      }
+      ctx.progress(sofar.namespaces - todo.length + next, sofar.namespaces, 'namespaces scanned');
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(NAMESPACES_AT_ONCE, todo.length) }, runner));
+  sofar.left = todo.slice(next);
+}
+
+/** The scan once every namespace is read: sorted, and each unmanaged pod's hold decided. */
+async function finished(ctx: ScanContext, sofar: ScanSoFar, graceSeconds: number): Promise<Scan> {
+  const byKey = (a: PodFacts, b: PodFacts) => podKey(a).localeCompare(podKey(b));
+  const unmanaged = sofar.unmanaged.sort(byKey);
   if (unmanaged.length > 0) {
     const agents = await agentHealth(ctx);
     const excluded = exclusions(ctx.limits.excludeSelectors);
@@ -127,5 +193,33 @@ export async function scanCluster(ctx: ScanContext): Promise<Scan> {
       if (hold) pod.hold = hold;
     }
   }
-  return { graceSeconds, podsChecked: seenUids.size, endpoints: endpoints.size, unmanaged, young, seenUids };
+  const { podsChecked, endpoints } = sofar;
+  return { graceSeconds, podsChecked, endpoints, unmanaged, young: sofar.young.sort(byKey) };
+}
+
+const graceOf = (ctx: ScanContext) => ctx.params.gracePeriodSeconds ?? ctx.limits.gracePeriodSeconds;
+
+/**
+ * The scan, from where `from` left it (from the start when undefined), until it is whole or
+ * `pausing` says to start no more namespaces: then what it found so far comes back, for the
+ * run's next invocation to go on from.
+ */
+export async function scanUntilPaused(
+  ctx: ScanContext,
+  options: { from?: ScanSoFar; pausing: () => boolean },
+): Promise<ScanOrSoFar> {
+  const { from } = options;
+  const sofar = from
+    ? { ...from, unmanaged: [...from.unmanaged], young: [...from.young] }
+    : await newScan(ctx);
+  await readNamespaces(ctx, sofar, graceOf(ctx), options.pausing);
+  if (sofar.left.length > 0) return { sofar };
+  return { scan: await finished(ctx, sofar, graceOf(ctx)) };
+}
+
+/** A whole scan, however long it takes (the run's deadline still ends it). */
+export async function scanCluster(ctx: ScanContext): Promise<Scan> {
+  const sofar = await newScan(ctx);
+  await readNamespaces(ctx, sofar, graceOf(ctx), () => false);
+  return finished(ctx, sofar, graceOf(ctx));
 }

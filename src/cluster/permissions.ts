@@ -22,6 +22,8 @@ export const CILIUM_CONFIG_MAP = 'cilium-config';
 export const RESPONDER_RULES: readonly PermissionRule[] = [
   // Pods and nodes are read one by one (the actuator's preconditions, probe checks) and listed.
   { apiGroups: [''], resources: ['pods', 'nodes'], verbs: ['get', 'list'], scope: 'cluster' },
+  // The unmanaged-pods scan reads one namespace at a time, so a run can go on from the ones it read.
+  { apiGroups: [''], resources: ['namespaces'], verbs: ['list'], scope: 'cluster' },
   // Probe-failure events and the policies that select the failing pods are only listed.
   { apiGroups: [''], resources: ['events'], verbs: ['list'], scope: 'cluster' },
   { apiGroups: ['networking.k8s.io'], resources: ['networkpolicies'], verbs: ['list'], scope: 'cluster' },

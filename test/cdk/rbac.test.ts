@@ -14,6 +14,7 @@ describe('the shipped RBAC', () => {
     const clusterRole = documentsOf(rbacManifest('cilium')).find((d) => d.kind === 'ClusterRole');
     expect(clusterRole.rules).toEqual([
       { apiGroups: [''], resources: ['pods', 'nodes'], verbs: ['get', 'list'] },
+      { apiGroups: [''], resources: ['namespaces'], verbs: ['list'] },
       { apiGroups: [''], resources: ['events'], verbs: ['list'] },
       { apiGroups: ['networking.k8s.io'], resources: ['networkpolicies'], verbs: ['list'] },
       { apiGroups: ['cilium.io'], resources: ['ciliumendpoints'], verbs: ['get', 'list'] },

@@ -1,8 +1,8 @@
 import { defineStep, type Evidence, type Finding, outcome, podKey } from '../../../sdk/index.ts';
 import { CODES } from '../findings.ts';
 import type { UnmanagedPodsParams } from '../params.ts';
-import type { UnmanagedPod } from '../scan.ts';
-import { firstScan, type UnmanagedPodsState } from '../state.ts';
+import type { ScanSoFar, UnmanagedPod } from '../scan.ts';
+import { firstScanOrPause, type UnmanagedPodsState } from '../state.ts';
 import { INTERVAL_KEY, SELECTOR_KEY, type WatcherConfig, watcherConfig } from '../watcher-config.ts';
 import { count, listSome } from '../wording.ts';
 
@@ -76,10 +76,25 @@ function coverageText(
   return missed.length === 0 ? `; it covers all ${all}` : `; it misses ${missed.length} of ${all}`;
 }
 
+/** Where a scan that has not finished stands. */
+function pausedText(sofar: ScanSoFar): string {
+  const read = sofar.namespaces - sofar.left.length;
+  return `; coverage not judged: the pod scan read ${read} of ${count(sofar.namespaces, 'namespace')}, ${count(sofar.unmanaged.length, 'unmanaged pod')} so far`;
+}
+
+function pausedEvidence(sofar: ScanSoFar): Evidence[] {
+  if (sofar.unmanaged.length === 0) return [];
+  return [
+    { source: 'pod scan so far', text: `without a CiliumEndpoint: ${listSome(sofar.unmanaged.map(podKey))}` },
+  ];
+}
+
 /**
  * Step 1: is Cilium's own watcher on, and does its selector cover the unmanaged pods this run
- * finds? It shares the run's one pod scan with the later steps; if the scan fails, this step
- * still reports the settings and leaves the error to `find-unmanaged`, where it belongs.
+ * finds? It takes the run's one pod scan, which the later steps share; if the scan fails, this step
+ * still reports the settings and leaves the error to `find-unmanaged`, where it belongs. When the
+ * invocation is ending, the scan starts no more namespaces and the step pauses with what it read;
+ * the next invocation reads only the namespaces left.
  */
 export const operatorWatcher = defineStep<UnmanagedPodsParams, UnmanagedPodsState>({
   id: 'operator-watcher',
@@ -90,8 +105,11 @@ export const operatorWatcher = defineStep<UnmanagedPodsParams, UnmanagedPodsStat
     const { interval, selector } = config;
     const evidence = [settingEvidence(INTERVAL_KEY, interval), settingEvidence(SELECTOR_KEY, selector)];
     let unmanaged: UnmanagedPod[] | undefined;
+    let paused: ScanSoFar | undefined;
     try {
-      unmanaged = (await firstScan(ctx)).unmanaged;
+      const scanned = await firstScanOrPause(ctx);
+      if (scanned.sofar) paused = scanned.sofar;
+      else unmanaged = scanned.scan.unmanaged;
     } catch (error) {
       evidence.push({ source: 'pod scan', text: error instanceof Error ? error.message : String(error) });
     }
@@ -109,8 +127,17 @@ export const operatorWatcher = defineStep<UnmanagedPodsParams, UnmanagedPodsStat
       : off
         ? 'watcher off'
         : `watcher on, every ${interval.seconds}s`;
-    const summary = `${state}, ${SELECTOR_KEY} ${selector.text ? `"${selector.text}"` : '(empty: every pod)'}${coverageText(unmanaged, missed)}`;
+    const settings = `${state}, ${SELECTOR_KEY} ${selector.text ? `"${selector.text}"` : '(empty: every pod)'}`;
     const warns = findings.some((finding) => finding.severity !== 'info');
+    if (paused) {
+      // The scan goes on in the run's next invocation; this is what the report says if it cannot.
+      const sofar = outcome('warn', `${settings}${pausedText(paused)}`, {
+        findings,
+        evidence: [...evidence, ...pausedEvidence(paused)],
+      });
+      return ctx.pause(paused, sofar);
+    }
+    const summary = `${settings}${coverageText(unmanaged, missed)}`;
     return outcome(warns ? 'warn' : 'pass', summary, { findings, evidence });
   },
 });

@@ -6,6 +6,8 @@ import {
   outcome,
   type PlannedAction,
   podKey,
+  RESOURCES,
+  type StepContext,
 } from '../../../sdk/index.ts';
 import { evictedExplanation, resultExplanation, unmanagedPodFinding } from '../findings.ts';
 import type { UnmanagedPodsParams } from '../params.ts';
@@ -34,6 +36,29 @@ function tally(restarts: readonly Restart[], mode: Mode): string {
 }
 
 /**
+ * The uids of the pods the candidates' controllers have now, just before the evictions: whatever
+ * of theirs appears after is a replacement. Read here, not kept from the scan, so a scan read
+ * over several invocations keeps nothing per pod.
+ */
+async function podsOfTheirControllers(
+  ctx: StepContext<UnmanagedPodsParams, UnmanagedPodsState>,
+  candidates: readonly UnmanagedPod[],
+): Promise<string[]> {
+  const owners = new Set(candidates.flatMap((pod) => (pod.owner ? [pod.owner.uid] : [])));
+  const namespaces = [...new Set(candidates.map((pod) => pod.namespace))];
+  const lists = await Promise.all(
+    namespaces.map((namespace) =>
+      ctx.kube.list(RESOURCES.pods, {
+        namespace,
+        project: ({ metadata }) =>
+          metadata.ownerReferences?.some((ref) => owners.has(ref.uid)) ? metadata.uid : undefined,
+      }),
+    ),
+  );
+  return lists.flat();
+}
+
+/**
  * Step 3: evicts each unmanaged pod the responder may touch, one at a time, through the actuator
  * (mode, exclusions, cap, brake, PodDisruptionBudgets, uid precondition). Its replacement comes
  * up with a CiliumEndpoint, because the node's agent is ready.
@@ -58,6 +83,7 @@ export const restartUnmanaged = defineStep<UnmanagedPodsParams, UnmanagedPodsSta
       reason: evictionReason(pod),
       uid: pod.uid,
     }));
+    const before = ctx.mode === 'dry-run' ? [] : await podsOfTheirControllers(ctx, candidates);
     const restarts: Restart[] = [];
     // One at a time: the cap and the brake count writes in order, and a deadline stops further ones.
     for (const pod of candidates) {
@@ -65,7 +91,7 @@ export const restartUnmanaged = defineStep<UnmanagedPodsParams, UnmanagedPodsSta
       const target = { namespace: pod.namespace, name: pod.name, uid: pod.uid, node: pod.node };
       restarts.push({ pod, result: await ctx.actuator.evictPod(target, evictionReason(pod)) });
     }
-    saveRestarts(ctx, restarts);
+    saveRestarts(ctx, restarts, before);
     const done = restarts.map((restart) => restart.result);
     // What the plan decided for each pod, in the finding's own words: a restarted pod says so.
     const findings: Finding[] = restarts.map(({ pod, result }) =>

@@ -99,15 +99,13 @@ export const verifyReplacements = defineStep<UnmanagedPodsParams, UnmanagedPodsS
     return (await firstScan(ctx)).unmanaged.length === 0 ? 'nothing to verify: no unmanaged pods' : undefined;
   },
   async run(ctx) {
-    const before = await firstScan(ctx);
-
-    const restarts = savedRestarts(ctx);
+    const { restarts, before: seenBefore } = savedRestarts(ctx);
     const unconfirmed = await checkUnconfirmed(ctx, restarts);
     const evicted = [
       ...restarts.filter(({ result }) => result.outcome === 'done').map(({ pod }) => pod),
       ...unconfirmed.checks.filter((check) => check.happened === true).map(({ restart }) => restart.pod),
     ];
-    const checks = evicted.length > 0 ? await awaitReplacements(ctx, evicted, before.seenUids) : [];
+    const checks = evicted.length > 0 ? await awaitReplacements(ctx, evicted, seenBefore) : [];
     const now = await scanCluster(ctx);
     const byUid = new Map(restarts.map((restart) => [restart.pod.uid, restart]));
     const lostByUid = new Map(unconfirmed.checks.map((check) => [check.restart.pod.uid, check]));

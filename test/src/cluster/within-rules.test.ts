@@ -11,7 +11,7 @@ const READS: Record<string, (kube: KubeReader) => Promise<unknown>> = {
     kube.get(RESOURCES.configmaps, 'kube-system', 'cilium-config'),
   'get aws-auth in kube-system': (kube) => kube.get(RESOURCES.configmaps, 'kube-system', 'aws-auth'),
   'get cilium-config in default': (kube) => kube.get(RESOURCES.configmaps, 'default', 'cilium-config'),
-  'list namespaces': (kube) => kube.list(RESOURCES.namespaces, { project: 'metadata' }),
+  'list deployments, every namespace': (kube) => kube.list(RESOURCES.deployments, { project: 'metadata' }),
   'list daemonsets in kube-system': (kube) =>
     kube.list(RESOURCES.daemonsets, { namespace: 'kube-system', project: 'metadata' }),
   'list daemonsets, every namespace': (kube) => kube.list(RESOURCES.daemonsets, { project: 'metadata' }),
@@ -58,7 +58,7 @@ describe('ctx.kube holds a run to the RBAC rules', () => {
       'get cilium-config in kube-system: ok',
       'get aws-auth in kube-system: forbidden',
       'get cilium-config in default: forbidden',
-      'list namespaces: forbidden',
+      'list deployments, every namespace: forbidden',
       'list daemonsets in kube-system: forbidden',
       'list daemonsets, every namespace: forbidden',
       'exec in a pod of default: forbidden',
@@ -68,7 +68,7 @@ describe('ctx.kube holds a run to the RBAC rules', () => {
   it('adds what the runbook declares, a cilium-namespace rule only there', async () => {
     expect(
       await reads([
-        { apiGroups: [''], resources: ['namespaces'], verbs: ['list'] },
+        { apiGroups: ['apps'], resources: ['deployments'], verbs: ['list'] },
         { apiGroups: ['apps'], resources: ['daemonsets'], verbs: ['list'], scope: 'cilium-namespace' },
       ]),
     ).toEqual([
@@ -76,7 +76,7 @@ describe('ctx.kube holds a run to the RBAC rules', () => {
       'get cilium-config in kube-system: ok',
       'get aws-auth in kube-system: forbidden',
       'get cilium-config in default: forbidden',
-      'list namespaces: ok',
+      'list deployments, every namespace: ok',
       'list daemonsets in kube-system: ok',
       'list daemonsets, every namespace: forbidden',
       'exec in a pod of default: forbidden',

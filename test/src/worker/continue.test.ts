@@ -1,29 +1,24 @@
-import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HOOKS_NOT_ON_ROOT } from '../../../runbooks/cgroup-root-hooks/placement.ts';
 import { AGENT_CHECK_FAILED } from '../../../runbooks/cgroup-root-hooks/steps/agent-cgroup-root.ts';
-import { RUNBOOKS } from '../../../runbooks/index.ts';
 import { defineRunbook, defineStep, outcome } from '../../../sdk/index.ts';
 import type { PodRef } from '../../../sim/scenarios/plan.ts';
-import { createWorker } from '../../../src/app/worker.ts';
-import type { ChatSink } from '../../../src/chat/types.ts';
+import type { createWorker } from '../../../src/app/worker.ts';
 import { type ClusterAccess, type KubeFacade, RESOURCES } from '../../../src/cluster/types.ts';
 import type { AnyRunbook, Report } from '../../../src/engine/types.ts';
 import type { Job } from '../../../src/queue/job.ts';
 import { memoryQueue } from '../../../src/queue/memory.ts';
 import type { JobQueue } from '../../../src/queue/types.ts';
-import { dynamoStore, type StateStore } from '../../../src/store/index.ts';
-import { CLUSTER, recordingQueue, testClock, testConfig } from '../../functions/harness.ts';
+import { CLUSTER } from '../../functions/harness.ts';
 import { type SimUnderTest, startScenario } from '../../helpers/sim-access.ts';
-import { testPorts } from '../app/test-ports.ts';
 import { scheduleTrigger, slackCommand } from '../routing/fixtures.ts';
 import { type LocalDynamoDB, startLocalDynamoDB } from '../store/local-dynamodb.ts';
+import { continuationRig, type Invocation, MARGIN_MS, type RigOptions } from './continue-rig.ts';
 
 const NODES = 60;
 const BROKEN = 4;
 /** What one exec costs the invocation, on the fake Lambda clock. */
 const EXEC_MS = 1_000;
-const MARGIN_MS = 5_000;
 const LEASE = `${CLUSTER}|cgroup-root-hooks`;
 
 let local: LocalDynamoDB;
@@ -47,28 +42,10 @@ afterAll(async () => {
   await local.stop();
 });
 
-/**
- * A Lambda invocation as the worker handler sees it: `getRemainingTimeInMillis` starts at
- * `budgetMs` and runs out by EXEC_MS for every exec the run makes into an agent.
- */
-function lambdaInvocation(budgetMs: number) {
-  let spent = 0;
-  const execs: string[] = [];
-  return {
-    execs,
-    context: { getRemainingTimeInMillis: () => budgetMs - spent },
-    exec(node: string) {
-      execs.push(node);
-      spent += EXEC_MS;
-    },
-  };
-}
-type Invocation = ReturnType<typeof lambdaInvocation>;
-
 /** The simulator's cluster, telling the invocation running now of every exec into an agent and every eviction. */
 function metered(access: ClusterAccess, current: () => Invocation | undefined): ClusterAccess {
   const evict: KubeFacade['evict'] = async (namespace, name, options) => {
-    if (!options.dryRun) current()?.exec(`${namespace}/${name}`);
+    if (!options.dryRun) current()?.spend(`${namespace}/${name}`);
     return access.kube.evict(namespace, name, options);
   };
   const kube = new Proxy(access.kube, {
@@ -84,29 +61,12 @@ function metered(access: ClusterAccess, current: () => Invocation | undefined): 
       if (typeof value !== 'function') return value;
       if (!['exec', 'execFirst', 'dbg'].includes(String(property))) return value.bind(target);
       return (agent: { node: string }, ...rest: unknown[]) => {
-        current()?.exec(agent.node);
+        current()?.spend(agent.node);
         return value.call(target, agent, ...rest);
       };
     },
   });
   return { ...access, kube, cilium };
-}
-
-/** Chat that keeps what was posted: one report per run is what a person must see. */
-function keptChat() {
-  const reports: Report[] = [];
-  const texts: string[] = [];
-  const sink: ChatSink = {
-    async postReport(report) {
-      reports.push(report);
-      return { threadTs: `ts-${reports.length}`, channel: 'C1' };
-    },
-    async postText(_target, text) {
-      texts.push(text);
-      return {};
-    },
-  };
-  return { sink, reports, texts };
 }
 
 function cgroupJob(id: string): Job {
@@ -121,48 +81,22 @@ function cgroupJob(id: string): Job {
   };
 }
 
-interface Setup {
-  deadlineMs?: number;
-  maxInvocations?: number;
-  maxWrites?: number;
-  queue?: JobQueue;
-  runbooks?: AnyRunbook[];
-  cluster?: () => Promise<ClusterAccess>;
-}
+type Setup = Omit<RigOptions, 'connect' | 'costMs'> & { cluster?: () => Promise<ClusterAccess> };
 
 async function setup(options: Setup = {}) {
-  const store: StateStore = dynamoStore({
-    client: DynamoDBDocumentClient.from(local.client),
-    table: await local.createTable(),
+  const { cluster, ...rest } = options;
+  const rig = await continuationRig(local, {
+    ...rest,
+    costMs: EXEC_MS,
+    connect: async (current) => (await cluster?.()) ?? metered(scenario.access, current),
   });
-  const queue = recordingQueue();
-  const chat = keptChat();
-  const clock = testClock(new Date());
-  let current: Invocation | undefined;
-  const { maxWrites, cluster, runbooks, ...limits } = options;
-  const ports = testPorts({
-    config: testConfig({ maxWrites: maxWrites ?? 20 }),
-    store,
-    queue: options.queue ?? queue,
-    chat: chat.sink,
-    now: clock.now,
-  });
-  const worker = createWorker(ports, {
-    runbooks: runbooks ?? RUNBOOKS,
-    connect: async () => (await cluster?.()) ?? metered(scenario.access, () => current),
-    pauseMarginMs: MARGIN_MS,
-    ...limits,
-  });
-  const meter = (access: ClusterAccess) => metered(access, () => current);
-  /** One delivery of `job` in a fresh invocation of `budgetMs`. */
+  const meter = (access: ClusterAccess) => metered(access, rig.current);
+  /** One delivery of `job` in a fresh invocation of `budgetMs`; `execs`: the agents and pods it touched. */
   const deliver = async (job: Job, budgetMs: number) => {
-    const invocation = lambdaInvocation(budgetMs);
-    current = invocation;
-    const result = await worker.run(job, { timeLeftMs: () => invocation.context.getRemainingTimeInMillis() });
-    current = undefined;
-    return { ...result, execs: invocation.execs };
+    const result = await rig.deliver(job, budgetMs);
+    return { ...result, execs: result.calls };
   };
-  return { store, queue, chat, clock, worker, deliver, meter };
+  return { ...rig, deliver, meter };
 }
 
 const step = (report: Report | undefined, id: string) => report?.steps.find((s) => s.id === id);
