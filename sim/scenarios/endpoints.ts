@@ -6,6 +6,7 @@ import { R, type SimCluster } from '../cluster.ts';
 import type { KubeObject, Pod } from '../objects.ts';
 import { allocationsOf } from './allocations.ts';
 import { type StoredEndpointFacts, storedEndpoint } from './make/endpoint.ts';
+import { drawSeed } from './seeded-ids.ts';
 
 interface NetworkPolicySpec {
   podSelector?: LabelSelector;
@@ -32,15 +33,20 @@ export function addEndpoint(cluster: SimCluster, pod: Pod, createdAt?: string): 
   const allocations = allocationsOf(cluster);
   const node = pod.spec.nodeName as string;
   const { name, namespace = '', uid = '', labels = {} } = pod.metadata;
+  const seed = drawSeed(allocations.random);
   const facts: StoredEndpointFacts = {
-    owner: { name, namespace, uid, labels, podIP: pod.status?.podIP as string },
+    name,
+    namespace,
+    podUid: uid,
+    labels,
+    podIP: pod.status?.podIP as string,
     id: allocations.endpointId(node),
     identity: allocations.identity(namespace, pod.spec.serviceAccountName ?? 'default', labels),
     nodeIP: pod.status?.hostIP as string,
-    sandboxId: allocations.random.hex(64),
     ingressEnforced: ingressPolicySelects(cluster, pod),
-    uid: cluster.store.nextUid(),
     createdAt: createdAt ?? cluster.store.timestamp(),
+    seedHi: seed.seedHi,
+    seedLo: seed.seedLo,
   };
   return cluster.store.createCompact(R.ciliumendpoints, facts, storedEndpoint);
 }

@@ -13,6 +13,23 @@ const DASH = 0x2d;
 /** A UUID is written here as ASCII, so it becomes one flat string, not a tree of slices. */
 const uuidScratch = Buffer.alloc(36);
 
+/** An RFC 4122 version 4 UUID from 32-bit words (`word(0)`, `word(1)`... in order). */
+export function spellUuid(word: (index: number) => number): string {
+  let bits = 0;
+  let digits = 0;
+  for (let i = 0; i < 36; i++) {
+    if (i === 8 || i === 13 || i === 18 || i === 23) {
+      uuidScratch[i] = DASH;
+      continue;
+    }
+    if (digits % 8 === 0) bits = word(digits / 8);
+    const nibble = (bits >>> ((digits++ % 8) * 4)) & 15;
+    const digit = i === 14 ? 4 : i === 19 ? (nibble & 3) | 8 : nibble;
+    uuidScratch[i] = HEX_DIGITS[digit] as number;
+  }
+  return uuidScratch.toString('latin1');
+}
+
 export class Random {
   private state: number;
   private hexPool = '';
@@ -61,19 +78,7 @@ export class Random {
 
   /** An RFC 4122 version 4 UUID. */
   uuid(): string {
-    let word = 0;
-    let digits = 0;
-    for (let i = 0; i < 36; i++) {
-      if (i === 8 || i === 13 || i === 18 || i === 23) {
-        uuidScratch[i] = DASH;
-        continue;
-      }
-      if (digits % 8 === 0) word = this.uint32();
-      const nibble = (word >>> ((digits++ % 8) * 4)) & 15;
-      const digit = i === 14 ? 4 : i === 19 ? (nibble & 3) | 8 : nibble;
-      uuidScratch[i] = HEX_DIGITS[digit] as number;
-    }
-    return uuidScratch.toString('latin1');
+    return spellUuid(() => this.uint32());
   }
 
   /** An EC2 id such as `i-0123456789abcdef0` (`prefix-0` and 16 hex digits). */

@@ -1,5 +1,6 @@
 import type { KubeObject, OwnerReference } from '../../objects.ts';
 import type { Identity } from '../allocations.ts';
+import { ID_SALT, type IdSeed, seededHex, seededUuid } from '../seeded-ids.ts';
 
 const POLICY_DISABLED = Object.freeze({
   ingress: Object.freeze({ enforcing: false, state: '<status disabled>' }),
@@ -20,10 +21,15 @@ export interface EndpointOwner {
   podIP: string;
 }
 
-/** Everything a stored CEP is built from: see createCompact in sim/store.ts. */
-export interface StoredEndpointFacts extends EndpointFacts {
-  owner: EndpointOwner;
-  uid: string;
+/**
+ * Everything a stored CEP is built from (see createCompact in sim/store.ts), flat, its own uid
+ * and the sandbox id kept as a seed (see seeded-ids.ts).
+ */
+export interface StoredEndpointFacts
+  extends Omit<EndpointOwner, 'uid'>,
+    Omit<EndpointFacts, 'sandboxId'>,
+    IdSeed {
+  podUid: string;
   createdAt: string;
 }
 
@@ -77,8 +83,18 @@ export function makeEndpoint(owner: EndpointOwner, facts: EndpointFacts): KubeOb
 
 /** The stored CEP: makeEndpoint with the uid and creation time it was written with. */
 export function storedEndpoint(facts: StoredEndpointFacts): KubeObject {
-  const endpoint = makeEndpoint(facts.owner, facts);
-  endpoint.metadata.uid = facts.uid;
+  const { name, namespace, podUid, labels, podIP } = facts;
+  const endpoint = makeEndpoint(
+    { name, namespace, uid: podUid, labels, podIP },
+    {
+      id: facts.id,
+      identity: facts.identity,
+      nodeIP: facts.nodeIP,
+      sandboxId: seededHex(facts, ID_SALT.sandbox, 64),
+      ...(facts.ingressEnforced ? { ingressEnforced: true } : {}),
+    },
+  );
+  endpoint.metadata.uid = seededUuid(facts, ID_SALT.uid);
   endpoint.metadata.creationTimestamp = facts.createdAt;
   return endpoint;
 }
