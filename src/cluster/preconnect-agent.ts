@@ -1,6 +1,7 @@
 import { Agent, type AgentOptions, type RequestOptions } from 'node:https';
 import type { Duplex } from 'node:stream';
 import type { ConnectionOptions, TLSSocket } from 'node:tls';
+import { resumptionSession } from './tls-session.ts';
 
 export interface PreconnectOptions {
   /** Connections kept opening ahead of demand while connections are opened in a burst, at first. */
@@ -40,7 +41,8 @@ type ResumableSocket = TLSSocket & { setSession(session: Buffer): void };
  * server's delayed ACK (40 ms on Linux). Each connection resumes the last TLS session the server
  * gave, set once: node 20's tls.connect decodes a session it is handed twice (in the socket's
  * constructor and again after it), which at one connection per exec was a fifth of the fan-out's
- * client CPU.
+ * client CPU; and it is kept without the server's certificate (resumptionSession), whose decoding
+ * was most of what was left of that.
  */
 export class PreconnectAgent extends Agent {
   readonly #spares = new Map<string, Spare[]>();
@@ -92,7 +94,7 @@ export class PreconnectAgent extends Agent {
     const socket = super.createConnection(unresumed) as ResumableSocket;
     const session = this.#sessions.get(name);
     if (session) socket.setSession(session);
-    socket.on('session', (next: Buffer) => this.#sessions.set(name, next));
+    socket.on('session', (next: Buffer) => this.#sessions.set(name, resumptionSession(next)));
     // As node's agent does: a session whose connection failed is not tried again.
     socket.once('close', (hadError: boolean) => {
       if (hadError) this.#sessions.delete(name);

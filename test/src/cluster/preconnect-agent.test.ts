@@ -1,4 +1,5 @@
-import { createServer, request, type Server } from 'node:https';
+import { X509Certificate } from 'node:crypto';
+import { Agent, createServer, request, type Server } from 'node:https';
 import {
   type AddressInfo,
   connect,
@@ -9,6 +10,9 @@ import type { TLSSocket } from 'node:tls';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createCertificates } from '../../../sim/tls.ts';
 import { PreconnectAgent } from '../../../src/cluster/preconnect-agent.ts';
+
+/** node's own way of resuming a session, untyped. */
+type Resumable = TLSSocket & { setSession(session: Buffer): void };
 
 let certs: Awaited<ReturnType<typeof createCertificates>>;
 let server: Server;
@@ -107,6 +111,36 @@ describe('PreconnectAgent', () => {
     await new Promise((resolve) => setTimeout(resolve, 50));
     await expect(get(agent)).resolves.toMatchObject({ alreadyConnected: false });
     agent.destroy();
+  });
+
+  it("resumes every later connection from a session kept without the server's certificate", async () => {
+    await startServer();
+    const resumed: boolean[] = [];
+    server.on('secureConnection', (socket: TLSSocket) => resumed.push(socket.isSessionReused()));
+    // The sessions each connection the agent opens is given to resume.
+    const sessions: Buffer[] = [];
+    const original = Agent.prototype.createConnection;
+    Agent.prototype.createConnection = function (this: Agent, ...args: Parameters<typeof original>) {
+      const socket = original.apply(this, args) as Resumable;
+      const setSession = socket.setSession.bind(socket);
+      socket.setSession = (session) => {
+        sessions.push(session);
+        setSession(session);
+      };
+      return socket;
+    };
+    const agent = new PreconnectAgent({ keepAlive: false, ca: certs.caPem });
+    try {
+      for (let i = 0; i < 4; i++) await get(agent);
+      await waitFor(() => resumed.length === 6);
+    } finally {
+      Agent.prototype.createConnection = original;
+      agent.destroy();
+    }
+    const certificate = new X509Certificate(certs.certPem).raw;
+    expect(sessions.length).toBeGreaterThanOrEqual(4);
+    expect(sessions.some((session) => session.includes(certificate))).toBe(false);
+    expect(resumed.filter(Boolean).length).toBe(sessions.length);
   });
 
   it('keeps more spares opening while the ones it hands out are still shaking hands', async () => {
