@@ -14,10 +14,10 @@ export interface Flagged {
 export type AgentJudgement = Flagged | typeof HEALTHY;
 
 /**
- * Judges agents as the fan-out reads them, keeping of each only what the report may show: the
- * findings and evidence of a flagged agent, a bare HEALTHY for the others, and the evidence of
- * the first healthy agent (in the agents' order) as the sample a healthy report shows. The walk
- * itself is dropped once judged, so 100,000 healthy agents cost 100,000 results and one sample.
+ * Judges agents as the fan-out reads them: the findings and evidence of a flagged agent, a bare
+ * HEALTHY for the others, and the evidence of the first healthy agent (in the agents' order) as
+ * the sample a healthy report shows. The walk itself is dropped once judged; what is kept of the
+ * judgements is the tally's (agent-tally.ts).
  */
 export class Judgements {
   #sample: { index: number; evidence: Evidence } | undefined;

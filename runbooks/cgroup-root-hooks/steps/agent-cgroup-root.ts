@@ -1,17 +1,24 @@
 import {
   type AgentPod,
-  type AgentResult,
   agentsLabel,
   defineStep,
   type Evidence,
-  errorCause,
   type Finding,
   type Outcome,
   outcome,
   statusFor,
 } from '../../../sdk/index.ts';
 import { readAgentFacts } from '../agent-facts.ts';
-import { type AgentJudgement, type Flagged, HEALTHY, Judgements } from '../judgements.ts';
+import {
+  AgentTally,
+  emptyTally,
+  type FailureGroup,
+  type Kept,
+  OTHER_CAUSES,
+  type Tally,
+  type UncheckedAgent,
+} from '../agent-tally.ts';
+import { type Flagged, Judgements } from '../judgements.ts';
 import type { CgroupRootHooksParams } from '../params.ts';
 import { type CgroupRootState, socketLbDecision } from './socket-lb.ts';
 
@@ -20,70 +27,24 @@ export const DEFAULT_CGROUP_ROOT = '/run/cilium/cgroupv2';
 
 export const AGENT_CHECK_FAILED = 'AGENT_CHECK_FAILED';
 
-/** An agent that could not be checked, as plain data: what a checkpoint keeps of its error. */
-interface UncheckedAgent {
-  node: string;
-  namespace: string;
-  name: string;
-  /** What groups it with others failing the same way (`forbidden: create pods/exec`). */
-  cause: string;
-  message: string;
+/** Node names for a one-line summary: a few of `count`, then how many more. */
+function fewOf(nodes: readonly string[], count = nodes.length): string {
+  const shown = nodes.slice(0, 3);
+  return count > shown.length ? `${shown.join(', ')} and ${count - shown.length} more` : shown.join(', ');
 }
 
-/**
- * What the step found so far, as plain data, so a run that continues in the next invocation
- * carries it in its checkpoint: the nodes whose agents are done, and only what the report shows
- * of them (the flagged agents, the first healthy agent's signals, the agents that failed).
- */
-interface Tally {
-  done: string[];
-  flagged: Flagged[];
-  sample?: Evidence;
-  failed: UncheckedAgent[];
-}
-
-/** The tally with this invocation's results added, in the agents' order. */
-function tallied(before: Tally, results: readonly AgentResult<AgentJudgement>[], sample?: Evidence): Tally {
-  const tally: Tally = {
-    ...before,
-    done: [...before.done],
-    flagged: [...before.flagged],
-    failed: [...before.failed],
-  };
-  for (const result of results) {
-    tally.done.push(result.agent.node);
-    if (!result.ok) {
-      const { agent, error } = result;
-      tally.failed.push({
-        node: agent.node,
-        namespace: agent.namespace,
-        name: agent.name,
-        cause: errorCause(error),
-        message: error.message,
-      });
-    } else if (result.value !== HEALTHY) tally.flagged.push(result.value);
-  }
-  tally.sample ??= sample;
-  return tally;
-}
-
-/** Node names for a one-line summary: a few, then how many more. */
-function fewOf(nodes: readonly string[]): string {
-  return nodes.length > 3 ? `${nodes.slice(0, 3).join(', ')} and ${nodes.length - 3} more` : nodes.join(', ');
-}
-
-function failureEvidence(failures: readonly UncheckedAgent[]): Evidence[] {
-  const byCause = new Map<string, UncheckedAgent[]>();
-  for (const failure of failures) {
-    const alike = byCause.get(failure.cause);
-    if (alike) alike.push(failure);
-    else byCause.set(failure.cause, [failure]);
-  }
-  return [...byCause.values()].map((alike) => {
-    const nodes = alike.map((failure) => failure.node);
+/** One line per cause: how many agents, a few named, and what they said (each, when causes differ). */
+function failureEvidence(groups: readonly FailureGroup[]): Evidence[] {
+  return groups.map((group) => {
+    const other = group.cause === OTHER_CAUSES;
+    const nodes = fewOf(
+      group.first.map((agent) => agent.node),
+      group.count,
+    );
+    const said = other ? group.first : group.first.slice(0, 1);
     return {
-      source: `${alike.length} agent(s): ${fewOf(nodes)}`,
-      text: (alike[0] as UncheckedAgent).message,
+      source: `${group.count} agent(s)${other ? ' failing in other ways' : ''}: ${nodes}`,
+      text: said.map((agent) => agent.message).join('\n'),
     };
   });
 }
@@ -98,39 +59,46 @@ function failureFinding(agent: UncheckedAgent): Finding {
   };
 }
 
+/** The findings of the agents kept, and how many more there were. */
+const findingsOf = (kept: Kept<Flagged>) => kept.first.flatMap((judged) => judged.findings);
+const unlisted = (kept: Kept<Flagged>) =>
+  kept.count > kept.first.length ? ` (findings for the first ${kept.first.length})` : '';
+
 /** The step's outcome from what it found; `left`: agents not reached yet (a run that paused). */
 function outcomeOf(tally: Tally, left: number, namespace: string): Outcome {
-  const { failed } = tally;
+  const { failed, misplaced, noted } = tally;
   const total = tally.done.length + left;
   if (total === 0) return outcome('error', `no Cilium agent pods (k8s-app=cilium) in ${namespace}`);
-  const checked = tally.done.length - failed.length;
+  const failedCount = failed.reduce((sum, group) => sum + group.count, 0);
+  const checked = tally.done.length - failedCount;
   if (checked === 0 && left === 0) {
-    const causes = [...new Set(failed.map((failure) => failure.cause))].join('; ');
-    return outcome('error', `no agent could be checked (${failed.length} failed): ${causes}`, {
+    const causes = failed.map((group) => group.cause).join('; ');
+    return outcome('error', `no agent could be checked (${failedCount} failed): ${causes}`, {
       evidence: failureEvidence(failed),
     });
   }
-  const isMisplaced = (judged: Flagged) => judged.findings.some((f) => f.severity !== 'info');
-  const misplaced = tally.flagged.filter(isMisplaced);
-  const noted = tally.flagged.filter((judged) => !isMisplaced(judged));
-  const findings = [...[...misplaced, ...noted].flatMap((m) => m.findings), ...failed.map(failureFinding)];
+  const named = failed.flatMap((group) => group.first);
+  const findings = [...findingsOf(misplaced), ...findingsOf(noted), ...named.map(failureFinding)];
   // A healthy run still shows one agent's signals, so the report says what "healthy" rests on.
   const shown =
-    misplaced.length > 0
-      ? misplaced.map((judged) => judged.evidence)
-      : noted.length > 0
-        ? noted.map((judged) => judged.evidence)
+    misplaced.count > 0
+      ? misplaced.first.map((judged) => judged.evidence)
+      : noted.count > 0
+        ? noted.first.map((judged) => judged.evidence)
         : tally.sample
           ? [tally.sample]
           : [];
   const evidence = [...shown, ...failureEvidence(failed)];
-  const unchecked = failed.length > 0 ? `; ${failed.length} could not be checked` : '';
+  const unchecked = failedCount > 0 ? `; ${failedCount} could not be checked` : '';
   const notReached = left > 0 ? `; ${left} not reached` : '';
   const summary =
-    misplaced.length === 0
-      ? `${checked} of ${total} agents have the socket-LB hooks on the host's cgroup root (inode 1)${unchecked}${notReached}`
-      : `${misplaced.length} of ${total} agents do not have the socket-LB hooks on the host's cgroup root: ${fewOf(misplaced.map((m) => m.node))}${unchecked}${notReached}`;
-  const status = misplaced.length === 0 && (failed.length > 0 || left > 0) ? 'warn' : statusFor(findings);
+    misplaced.count === 0
+      ? `${checked} of ${total} agents have the socket-LB hooks on the host's cgroup root (inode 1)${unlisted(noted)}${unchecked}${notReached}`
+      : `${misplaced.count} of ${total} agents do not have the socket-LB hooks on the host's cgroup root: ${fewOf(
+          misplaced.first.map((judged) => judged.node),
+          misplaced.count,
+        )}${unlisted(misplaced)}${unchecked}${notReached}`;
+  const status = misplaced.count === 0 && (failedCount > 0 || left > 0) ? 'warn' : statusFor(findings);
   return outcome(status, summary, { findings, evidence });
 }
 
@@ -150,23 +118,39 @@ export const agentCgroupRootStep = defineStep<CgroupRootHooksParams, CgroupRootS
   },
   async run(ctx) {
     const root = (await ctx.cilium.config())['cgroup-root'] || DEFAULT_CGROUP_ROOT;
-    const before = (ctx.saved as Tally | undefined) ?? { done: [], flagged: [], failed: [] };
+    const before = (ctx.saved as Tally | undefined) ?? emptyTally();
     const done = new Set(before.done);
     const judgements = new Judgements();
-    const judge = async (agent: AgentPod, index: number) =>
-      judgements.judge(await readAgentFacts(ctx.cilium, agent, root), index);
+    const tally = new AgentTally();
+    // An agent's error is tallied here and dropped, so the fan-out keeps no error per agent.
+    const judge = async (agent: AgentPod, index: number) => {
+      try {
+        tally.judged(judgements.judge(await readAgentFacts(ctx.cilium, agent, root), index), index);
+      } catch (error) {
+        tally.failed(agent, error instanceof Error ? error : new Error(String(error)), index);
+      }
+    };
     const results = await ctx.cilium.forEachAgent(judge, {
       concurrency: ctx.limits.concurrency,
       signal: ctx.signal,
       pause: ctx.pausing,
       skip: (agent) => done.has(agent.node),
-      onProgress: (checked, total, failed) =>
-        ctx.progress(done.size + checked, done.size + total, agentsLabel(done.size + checked, failed)),
+      onProgress: (checked, total) =>
+        ctx.progress(
+          done.size + checked,
+          done.size + total,
+          agentsLabel(done.size + checked, tally.failures),
+        ),
     });
-    const tally = tallied(before, results, judgements.sample);
-    for (const result of results) done.add(result.agent.node);
+    // Only agents never started fail in the fan-out itself (the run's signal): after the others.
+    results.forEach((result, index) => {
+      if (!result.ok) tally.failed(result.agent, result.error, results.length + index);
+    });
+    const now = results.map((result) => result.agent.node);
+    for (const node of now) done.add(node);
+    const found = tally.after(before, now, judgements.sample);
     const left = (await ctx.cilium.agents()).filter((agent) => !done.has(agent.node)).length;
-    const result = outcomeOf(tally, left, ctx.cilium.namespace);
-    return left > 0 ? ctx.pause(tally, result) : result;
+    const result = outcomeOf(found, left, ctx.cilium.namespace);
+    return left > 0 ? ctx.pause(found, result) : result;
   },
 });

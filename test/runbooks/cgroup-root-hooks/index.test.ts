@@ -239,6 +239,37 @@ describe('cgroup-root-hooks when it cannot look', () => {
     );
   });
 
+  it('names a few of the agents failing alike and counts the rest', async () => {
+    const { sim, plan, access } = await start(['healthy'], { nodes: 9 });
+    // In the agents' order, which is the nodes'.
+    const lost = [...plan.nodes].sort((a, b) => a.localeCompare(b)).slice(2, 8);
+    for (const node of lost) {
+      const agent = sim.cluster.agents.get(node);
+      if (agent) agent.cgroup.root = '/run/elsewhere';
+    }
+    const labels: string[] = [];
+    const report = await runRunbook({
+      runbook: cgroupRootHooks,
+      access,
+      mode: 'dry-run',
+      onProgress: (id, done, total, label) =>
+        id === 'agent-cgroup-root' && done === total && labels.push(label ?? ''),
+    });
+    const check = step(report, 'agent-cgroup-root');
+    expect(check.status).toBe('warn');
+    expect(check.summary).toBe(
+      "3 of 9 agents have the socket-LB hooks on the host's cgroup root (inode 1); 6 could not be checked",
+    );
+    expect(check.findings.map((f) => [f.code, f.target])).toEqual(
+      lost.slice(0, 3).map((node) => [AGENT_CHECK_FAILED, node]),
+    );
+    expect(check.evidence.at(-1)).toEqual({
+      source: `6 agent(s): ${lost.slice(0, 3).join(', ')} and 3 more`,
+      text: expect.stringContaining("stat: cannot statx '/run/cilium/cgroupv2'"),
+    });
+    expect(labels).toEqual(['agents: 3 checked, 6 failed']);
+  });
+
   it('fails when there is no agent to check', async () => {
     // Without controllers, so the DaemonSet does not bring the agents back.
     current = await startScenario(['healthy'], { sim: { controllers: false } });
