@@ -24,7 +24,8 @@ export interface StoreEvent {
  * One version of an object, linked to the one before it. A generated object can be kept as the
  * facts it was made from (`make` set, `object` the facts), built into the full object only when
  * read: a 3-million-pod cluster then holds its pods as small rows that share their workload's
- * frozen parts. `make` must be pure, so every read sees the same object.
+ * frozen parts. `make` must be pure, so every read sees the same object, and build a new object
+ * and metadata each call: the read stamps its resourceVersion on them.
  */
 interface Version {
   revision: number;
@@ -34,9 +35,10 @@ interface Version {
   previous: Version | undefined;
 }
 
-/** The stored object with the version's resourceVersion, as every read returns it. */
+/** The object `make` just built, stamped with the version's resourceVersion and frozen, as every read returns it. */
 function atRevision(made: KubeObject, revision: number): KubeObject {
-  return deepFreeze({ ...made, metadata: { ...made.metadata, resourceVersion: String(revision) } });
+  made.metadata.resourceVersion = String(revision);
+  return deepFreeze(made);
 }
 
 function objectOf(version: Version | undefined): KubeObject | null {
