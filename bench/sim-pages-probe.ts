@@ -1,0 +1,105 @@
+/**
+ * A development probe, not a bench section: how long the simulator takes to build a healthy
+ * cluster of N nodes x 30 pods, how much it holds, and how long its pages take over HTTPS, as the
+ * plain paged GET reads them (CEPs as metadata, Running pods; 500 a page), with the GC time in
+ * between. Pages at the start of each list and three-quarters in show whether a page costs more
+ * deeper into the store. Run as the bench runs (`docs/scale.md` quotes it):
+ *
+ *   node --import tsx --expose-gc --max-old-space-size=8192 bench/sim-pages-probe.ts 20000 [pages]
+ */
+import { Agent, request } from 'node:https';
+import { PerformanceObserver } from 'node:perf_hooks';
+import { R } from '../sim/cluster.ts';
+import { startSim } from '../sim/index.ts';
+import type { KubeObject } from '../sim/objects.ts';
+import type { ResourceType } from '../sim/resources.ts';
+import { encodeContinue } from '../sim/server/continue-token.ts';
+import { parseFieldSelector } from '../sim/server/selectors.ts';
+import { healthyCluster } from './scale-clusters.ts';
+
+const nodes = Number(process.argv[2] ?? 5000);
+const pagesPerList = Number(process.argv[3] ?? 100);
+const PARTIAL = 'application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1,application/json';
+
+let gcMs = 0;
+new PerformanceObserver((list) => {
+  for (const entry of list.getEntries()) gcMs += entry.duration;
+}).observe({ entryTypes: ['gc'] });
+
+const mib = (bytes: number) => Math.round(bytes / 2 ** 20);
+const started = performance.now();
+const cluster = healthyCluster(nodes);
+const buildSeconds = (performance.now() - started) / 1000;
+globalThis.gc?.();
+console.log(
+  `${nodes} nodes: built in ${buildSeconds.toFixed(0)} s, heap ${mib(process.memoryUsage().heapUsed)} MiB live, ` +
+    `RSS ${mib(process.memoryUsage().rss)} MiB (peak ${mib(process.resourceUsage().maxRSS * 1024)} MiB)`,
+);
+
+const sim = await startSim({ cluster, controllers: false });
+const agent = new Agent({ keepAlive: true, ca: sim.caPem });
+
+function get(path: string, accept: string): Promise<{ metadata: { continue?: string } }> {
+  return new Promise((resolve, reject) => {
+    const headers = { authorization: `Bearer ${sim.admin.token}`, accept };
+    request(`${sim.url}${path}`, { agent, headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => resolve(JSON.parse(Buffer.concat(chunks).toString())));
+    })
+      .on('error', reject)
+      .end();
+  });
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[values.length >> 1] ?? 0;
+
+/** A continue token three-quarters into the list, as a client that paged that far holds. */
+function tokenAt(type: ResourceType, share: number, match?: (object: KubeObject) => boolean): string {
+  const target = Math.floor(cluster.store.count(type) * share);
+  let seen = 0;
+  let after = '';
+  // Walks the store without keeping what it reads (every object fails the filter).
+  cluster.store.list(type, {
+    filter: (object) => {
+      if ((!match || match(object)) && ++seen === target) {
+        after = `${object.metadata.namespace}/${object.metadata.name}`;
+      }
+      return false;
+    },
+  });
+  return encodeContinue({ revision: cluster.store.revision, after });
+}
+
+async function pageTimes(path: string, accept: string, token?: string): Promise<number[]> {
+  const times: number[] = [];
+  let next = token;
+  for (let page = 0; page < pagesPerList; page++) {
+    const at = performance.now();
+    const query = `limit=500${next ? `&continue=${encodeURIComponent(next)}` : ''}`;
+    const body = await get(`${path}${path.includes('?') ? '&' : '?'}${query}`, accept);
+    times.push(performance.now() - at);
+    next = body.metadata.continue;
+    if (!next) break;
+  }
+  return times;
+}
+
+/** `pagesPerList` pages from the start of the list, then as many from three-quarters in. */
+async function pages(label: string, type: ResourceType, path: string, accept: string): Promise<void> {
+  const match = path.includes('fieldSelector')
+    ? parseFieldSelector(type.plural, 'status.phase=Running')
+    : undefined;
+  gcMs = 0;
+  const early = await pageTimes(path, accept);
+  const late = await pageTimes(path, accept, tokenAt(type, 0.75, match));
+  console.log(
+    `${label}: median page ${median(early).toFixed(0)} ms at the start, ${median(late).toFixed(0)} ms ` +
+      `three-quarters in; GC ${(gcMs / 1000).toFixed(1)} s over ${early.length + late.length} pages`,
+  );
+}
+
+await pages('CEPs (metadata)', R.ciliumendpoints, '/apis/cilium.io/v2/ciliumendpoints', PARTIAL);
+await pages('Running pods', R.pods, '/api/v1/pods?fieldSelector=status.phase%3DRunning', 'application/json');
+agent.destroy();
+await sim.close();
