@@ -15,7 +15,7 @@ import { continuationRig, type Invocation } from './continue-rig.ts';
 const NODES = 250;
 /** What one list or eviction costs the invocation, on the fake Lambda clock. */
 const CALL_MS = 1_000;
-/** The namespaces list, then eight namespaces started at once: an endpoint list and a pod list each. */
+/** The namespaces list, then eight namespaces: an endpoint list and a pod list each. */
 const FIRST_BUDGET_MS = 5_000 + 17 * CALL_MS;
 const RUNNING = 'status.phase=Running,spec.hostNetwork=false';
 
@@ -50,10 +50,13 @@ afterAll(async () => {
 
 /** The simulator's cluster, telling the invocation running now of every list and every eviction. */
 function metered(access: ClusterAccess, current: () => Invocation | undefined): ClusterAccess {
-  const list: KubeFacade['list'] = (resource, options) => {
+  const list: KubeFacade['list'] = async (resource, options) => {
     const running = options.fieldSelector === RUNNING ? ' running' : '';
-    current()?.spend(`list ${resource.plural} ${options.namespace ?? '*'}${running}`);
-    return access.kube.list(resource, options);
+    const what = `${resource.plural} ${options.namespace ?? '*'}${running}`;
+    current()?.spend(`list ${what}`);
+    const listed = await access.kube.list(resource, options);
+    current()?.calls.push(`listed ${what}`);
+    return listed;
   };
   const evict: KubeFacade['evict'] = async (namespace, name, options) => {
     if (!options.dryRun) current()?.spend(`evict ${namespace}/${name}`);
@@ -95,8 +98,8 @@ const scanned = (calls: readonly string[], plural: 'pods' | 'ciliumendpoints') =
   calls
     .map((call) => call.split(' '))
     .filter(
-      ([, resource, namespace, running]) =>
-        resource === plural && namespace !== '*' && (plural !== 'pods' || running),
+      ([verb, resource, namespace, running]) =>
+        verb === 'list' && resource === plural && namespace !== '*' && (plural !== 'pods' || running),
     )
     .map(([, , namespace]) => namespace as string);
 const keyOf = (pod: PodRef) => `${pod.namespace}/${pod.name}`;
@@ -121,6 +124,11 @@ describe('an unmanaged-pods scan that cannot finish in one invocation', () => {
     // Each namespace judged against its whole endpoint list.
     expect(scanned(first.calls, 'ciliumendpoints').sort()).toEqual([...readFirst].sort());
     expect(readFirst).not.toContain(late.namespace);
+    // Each namespace's pods listed only once its endpoint list is whole.
+    for (const namespace of readFirst)
+      expect(first.calls.indexOf(`listed ciliumendpoints ${namespace}`)).toBeLessThan(
+        first.calls.indexOf(`list pods ${namespace} running`),
+      );
 
     const second = await deliver(next, 900_000);
 
