@@ -1,46 +1,53 @@
-// A child of bench/fan-out-memory.ts: the cgroup check in the deploy's bundle, run to its report.
-// As the agents are judged it collects garbage and samples the heap, so what the run holds per
-// agent shows apart from what it drops. Prints one JSON line.
+// A child of bench/fan-out-memory.ts: the cgroup check in the deploy's bundle, run to its report,
+// or, given a number of agents, one invocation that pauses once that many are judged (as a
+// Lambda's ends) with its checkpoint. As the agents are judged it collects garbage and samples the
+// heap, so what the run holds per agent shows apart from what it drops. Prints one JSON line.
 import { readFileSync } from 'node:fs';
 import { KubeConfig } from '@kubernetes/client-node';
 import { cgroupRootHooks } from '../runbooks/cgroup-root-hooks/index.ts';
 import { clusterAccess } from '../src/cluster/access.ts';
-import { runRunbook } from '../src/engine/run.ts';
+import { runInvocation } from '../src/engine/run.ts';
 
 /** A full collection every this many agents: often enough to see the peak, rare enough to be cheap. */
 const SAMPLE_EVERY = 500;
 
-const [kubeconfigPath, deadlineText] = process.argv.slice(2);
+const [kubeconfigPath, deadlineText, pauseText] = process.argv.slice(2);
 const gc = (globalThis as { gc?: () => void }).gc;
 if (!gc) throw new Error('run with node --expose-gc');
 const kc = new KubeConfig();
 kc.loadFromString(readFileSync(kubeconfigPath as string, 'utf8'));
 const access = clusterAccess(kc, { name: 'bench', requestTimeoutMs: 120_000 });
+const pauseAfter = pauseText ? Number(pauseText) : Number.POSITIVE_INFINITY;
 let heapPeak = 0;
+let judged = 0;
 const sample = () => {
   gc();
   heapPeak = Math.max(heapPeak, process.memoryUsage().heapUsed);
 };
 sample();
 const heapBefore = heapPeak;
-const report = await runRunbook({
+const result = await runInvocation({
   runbook: cgroupRootHooks,
   access,
   mode: 'dry-run',
   deadlineMs: Number(deadlineText ?? 900_000),
+  pausing: () => judged >= pauseAfter,
   onProgress: (_step, done, total) => {
+    judged = done;
     if (done % SAMPLE_EVERY === 0 || done === total) sample();
   },
 });
 sample();
-const step = report.steps.find((s) => s.id === 'agent-cgroup-root');
+const step = result.checkpoint
+  ? result.checkpoint.paused.sofar
+  : result.report.steps.find((s) => s.id === 'agent-cgroup-root');
 const MiB = 1024 * 1024;
 process.stdout.write(
   `${JSON.stringify({
     maxRssMiB: process.resourceUsage().maxRSS / 1024,
     heapBeforeMiB: heapBefore / MiB,
     heapPeakMiB: heapPeak / MiB,
-    reportKiB: JSON.stringify(report).length / 1024,
+    reportKiB: JSON.stringify(result.checkpoint ?? result.report).length / 1024,
     findings: step?.findings.length,
     evidence: step?.evidence.length,
     summary: step?.summary.slice(0, 200),

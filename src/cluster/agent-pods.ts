@@ -62,9 +62,13 @@ function preferred(a: AgentCandidate, b: AgentCandidate): boolean {
   return a.createdAt > b.createdAt;
 }
 
-/** One agent per node, sorted by node name. */
+/**
+ * One agent per node, sorted by node name. The agents share one copy of their namespace's name
+ * (each page's JSON gives every pod its own): a list of 100,000 agents is held for a whole run.
+ */
 export function agentsPerNode(candidates: readonly (AgentCandidate | undefined)[]): AgentPod[] {
   const byNode = new Map<string, AgentCandidate>();
+  const namespaces = new Map<string, string>();
   for (const candidate of candidates) {
     if (!candidate) continue;
     const current = byNode.get(candidate.node);
@@ -72,5 +76,9 @@ export function agentsPerNode(candidates: readonly (AgentCandidate | undefined)[
   }
   return [...byNode.values()]
     .sort((a, b) => a.node.localeCompare(b.node))
-    .map(({ deleting: _deleting, createdAt: _createdAt, ...agent }) => agent);
+    .map(({ deleting: _deleting, createdAt: _createdAt, ...agent }) => {
+      const namespace = namespaces.get(agent.namespace) ?? agent.namespace;
+      namespaces.set(namespace, namespace);
+      return { ...agent, namespace };
+    });
 }
