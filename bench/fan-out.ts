@@ -8,7 +8,6 @@ import { type CpuQuota, cpuQuota, MB_PER_VCPU } from './cpu-quota.ts';
 import { medianTimeline, type Timeline, timelineSample, timelineText } from './exec-timeline.ts';
 import { type Figures, fromRuns, pairedRatios } from './figures.ts';
 import { startReplayExecServer } from './replay-exec-server.ts';
-import { ROUNDS } from './sizes.ts';
 import type { ClientRun, clientsOf } from './worker-runs.ts';
 
 const EXEC_LATENCY_MS = 50;
@@ -45,9 +44,9 @@ export async function fanOutRuns(
   sim: Sim,
   clients: ReturnType<typeof clientsOf>,
   bundle: string,
-  sizes: readonly Size[],
-  replayedAt: readonly Size[] = [],
+  options: { rounds: number; sizes: readonly Size[]; replayedAt?: readonly Size[] },
 ): Promise<FanOutRuns> {
+  const { rounds, sizes, replayedAt = [] } = options;
   const runs: FanOutRuns = new Map();
   const quotas = new Map<Size, CpuQuota | undefined>();
   for (const size of sizes) {
@@ -69,7 +68,7 @@ export async function fanOutRuns(
   subscribe(EXEC_TIMELINE_CHANNEL, record);
   sim.faults.set('exec', { latencyMs: EXEC_LATENCY_MS });
   try {
-    for (let round = 0; round < ROUNDS; round++) {
+    for (let round = 0; round < rounds; round++) {
       for (const [size, quota] of quotas) {
         const measured = runs.get(size) as Measured;
         simulator = measured.simulator;

@@ -21,5 +21,19 @@ export const CLUSTER_SIZES: readonly number[] = [5_000, 20_000, 100_000];
  */
 export const NODES_OVERRIDE = whole('BENCH_NODES', 10);
 
+const roundsAsked = whole('BENCH_ROUNDS', MIN_RUNS);
+
 /** Rounds per figure: five unless BENCH_ROUNDS says more, so every figure has a median and a spread. */
-export const ROUNDS = whole('BENCH_ROUNDS', MIN_RUNS) ?? MIN_RUNS;
+export const ROUNDS = roundsAsked ?? MIN_RUNS;
+
+/** From this many nodes on, a round of the worker's figures is long enough to take fewer of them. */
+export const LARGE_CLUSTER_NODES = 100_000;
+
+/**
+ * Rounds of the worker's figures at a cluster of `nodes`. At 100,000 nodes a round is a scan and a
+ * plain GET of 3.3 million pods and 3 million endpoints and a fan-out of 100,000 execs, minutes
+ * each: three rounds still give a median and a spread, and five would add most of an hour to a
+ * whole run (docs/scale.md). BENCH_ROUNDS applies at every size.
+ */
+export const roundsAt = (nodes: number): number =>
+  roundsAsked ?? (nodes >= LARGE_CLUSTER_NODES ? 3 : MIN_RUNS);

@@ -5,7 +5,7 @@ import { cliRunFigures } from './cli-run.ts';
 import { type FanOutRuns, fanOutFigures, fanOutRuns } from './fan-out.ts';
 import { type Figures, fromRuns, pairedRatios } from './figures.ts';
 import { brokenCluster, healthyCluster } from './scale-clusters.ts';
-import { ROUNDS } from './sizes.ts';
+import { ROUNDS, roundsAt } from './sizes.ts';
 import { bundleWorkerChild, type ClientRun, clientsOf, settle } from './worker-runs.ts';
 
 const secondsOf = (runs: readonly ClientRun[]) => runs.map((run) => run.seconds);
@@ -19,12 +19,12 @@ const rssOf = (runs: readonly { maxRssMiB: number }[]) => runs.map((run) => run.
 async function scanFigures(
   clients: ReturnType<typeof clientsOf>,
   bundle: string,
-  options: { limits: boolean },
+  options: { limits: boolean; rounds: number },
 ): Promise<{ figures: Figures; scan: ClientRun[] }> {
   const plain: ClientRun[] = [];
   const scan: ClientRun[] = [];
   settle();
-  for (let round = 0; round < ROUNDS; round++) {
+  for (let round = 0; round < options.rounds; round++) {
     plain.push(await clients.worker(bundle, 'plain'));
     scan.push(await clients.worker(bundle, 'scan'));
   }
@@ -86,7 +86,8 @@ export async function healthyWorkerBench(
   const sim = await startSim({ cluster, controllers: false });
   try {
     const clients = clientsOf(sim);
-    const scan = await scanFigures(clients, bundle, { limits: true });
+    const rounds = roundsAt(nodes);
+    const scan = await scanFigures(clients, bundle, { limits: true, rounds });
     const figures: Figures = {
       'pods / CEPs': `${cluster.store.count(R.pods)} / ${cluster.store.count(R.ciliumendpoints)}`,
       ...scan.figures,
@@ -98,8 +99,8 @@ export async function healthyWorkerBench(
     };
     settle();
     const fanOut: FanOutRuns = options.perProcess
-      ? await fanOutRuns(sim, clients, bundle, [undefined, 1024, 1769], [1769])
-      : await fanOutRuns(sim, clients, bundle, [undefined]);
+      ? await fanOutRuns(sim, clients, bundle, { rounds, sizes: [undefined, 1024, 1769], replayedAt: [1769] })
+      : await fanOutRuns(sim, clients, bundle, { rounds, sizes: [undefined] });
     return { ...figures, ...fanOutFigures(fanOut, { limits: true }) };
   } finally {
     await sim.close();
@@ -116,9 +117,10 @@ export async function brokenWorkerBench(nodes: number): Promise<Figures> {
   const sim = await startSim({ cluster: broken.cluster, controllers: false });
   try {
     const clients = clientsOf(sim);
-    const { figures } = await scanFigures(clients, bundle, { limits: false });
+    const rounds = roundsAt(nodes);
+    const { figures } = await scanFigures(clients, bundle, { limits: false, rounds });
     settle();
-    const fanOut = await fanOutRuns(sim, clients, bundle, [undefined]);
+    const fanOut = await fanOutRuns(sim, clients, bundle, { rounds, sizes: [undefined] });
     return {
       'pods / CEPs': `${broken.cluster.store.count(R.pods)} / ${broken.cluster.store.count(R.ciliumendpoints)}`,
       'incidents (unmanaged pods / agents with hooks on their container / agents whose root lost them)': `${broken.unmanagedPods} / ${broken.hooksOnContainer} / ${broken.hooksGone}`,
@@ -139,7 +141,7 @@ export async function scanAtScaleBench(nodes: number, podsPerNode: number): Prom
   const cluster = buildCluster(['scale'], { nodes, podsPerNode });
   const sim = await startSim({ cluster, controllers: false });
   try {
-    const { figures } = await scanFigures(clientsOf(sim), bundle, { limits: true });
+    const { figures } = await scanFigures(clientsOf(sim), bundle, { limits: true, rounds: ROUNDS });
     return {
       'pods / CEPs': `${cluster.store.count(R.pods)} / ${cluster.store.count(R.ciliumendpoints)}`,
       ...figures,
