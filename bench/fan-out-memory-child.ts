@@ -3,6 +3,7 @@
 // Lambda's ends) with its checkpoint. As the agents are judged it collects garbage and samples the
 // heap, so what the run holds per agent shows apart from what it drops. Prints one JSON line.
 import { readFileSync } from 'node:fs';
+import { getHeapSpaceStatistics } from 'node:v8';
 import { KubeConfig } from '@kubernetes/client-node';
 import { cgroupRootHooks } from '../runbooks/cgroup-root-hooks/index.ts';
 import { clusterAccess } from '../src/cluster/access.ts';
@@ -18,14 +19,34 @@ const kc = new KubeConfig();
 kc.loadFromString(readFileSync(kubeconfigPath as string, 'utf8'));
 const access = clusterAccess(kc, { name: 'bench', requestTimeoutMs: 120_000 });
 const pauseAfter = pauseText ? Number(pauseText) : Number.POSITIVE_INFINITY;
+// FAN_OUT_NO_GC=1 leaves collection to V8, as the worker runs: the series then shows what the
+// collector lets grow, not only what is live.
+const forceGc = process.env.FAN_OUT_NO_GC !== '1';
 let heapPeak = 0;
 let judged = 0;
+const MiB = 1024 * 1024;
+const series: Record<string, number>[] = [];
+const spaceMiB = (name: string) =>
+  Number(((getHeapSpaceStatistics().find((s) => s.space_name === name)?.space_size ?? 0) / MiB).toFixed(1));
 const sample = () => {
-  gc();
-  heapPeak = Math.max(heapPeak, process.memoryUsage().heapUsed);
+  if (forceGc) gc();
+  const usage = process.memoryUsage();
+  heapPeak = Math.max(heapPeak, usage.heapUsed);
+  series.push({
+    judged,
+    rss: Math.round(usage.rss / MiB),
+    heapUsed: Math.round(usage.heapUsed / MiB),
+    heapTotal: Math.round(usage.heapTotal / MiB),
+    external: Math.round(usage.external / MiB),
+    old: spaceMiB('old_space'),
+    young: spaceMiB('new_space'),
+    large: spaceMiB('large_object_space'),
+  });
 };
 sample();
 const heapBefore = heapPeak;
+// Without forced collections, also through the agents' list (no progress is said while listing).
+if (!forceGc) setInterval(sample, 1000).unref();
 const result = await runInvocation({
   runbook: cgroupRootHooks,
   access,
@@ -41,7 +62,6 @@ sample();
 const step = result.checkpoint
   ? result.checkpoint.paused.sofar
   : result.report.steps.find((s) => s.id === 'agent-cgroup-root');
-const MiB = 1024 * 1024;
 process.stdout.write(
   `${JSON.stringify({
     maxRssMiB: process.resourceUsage().maxRSS / 1024,
@@ -51,6 +71,7 @@ process.stdout.write(
     findings: step?.findings.length,
     evidence: step?.evidence.length,
     summary: step?.summary.slice(0, 200),
+    ...(process.env.FAN_OUT_SERIES === '1' ? { series: series.filter((_, i) => i % 4 === 0) } : {}),
   })}\n`,
 );
 process.exit(0);

@@ -34,6 +34,8 @@ const CASES = {
 type Case = keyof typeof CASES;
 
 const pauseAfter = process.env.FAN_OUT_PAUSE_AFTER;
+/** FAN_OUT_CASE=healthy measures that case alone. */
+const only = process.env.FAN_OUT_CASE;
 const sizes = process.argv.slice(2).map(Number);
 if (sizes.length !== 2 || sizes.some((n) => !Number.isInteger(n) || n < 10))
   throw new Error('give two cluster sizes (nodes), e.g. 2000 20000');
@@ -55,6 +57,7 @@ for (const nodes of sizes) {
     ][]) {
       // A pausing run is measured at sizes whose list alone outlasts the deadline case's deadline.
       if (pauseAfter && deadlineMs < 900_000) continue;
+      if (only && name !== only) continue;
       const kubeconfig = join(dir, `kubeconfig-${nodes}-${forbidden}`);
       writeFileSync(kubeconfig, sim.kubeconfig(forbidden ? readOnly.token : undefined));
       sim.faults.set('exec', { latencyMs });

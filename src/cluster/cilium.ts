@@ -1,6 +1,7 @@
 import { AGENT_CONTAINER, AGENT_SELECTOR, agentCandidate, agentsPerNode } from './agent-pods.ts';
 import { EXIT_NOT_FOUND } from './exec-status.ts';
 import { fanOut } from './fan-out.ts';
+import { PackedAgents } from './packed-agents.ts';
 import { CILIUM_CONFIG_MAP } from './permissions.ts';
 import {
   type AgentPod,
@@ -37,21 +38,25 @@ function cachedUntilFailure<T>(load: () => Promise<T>): () => Promise<T> {
  * bounded fan-out over all agents.
  */
 export class KubeCiliumFacade implements CiliumFacade {
-  readonly agents: () => Promise<AgentPod[]>;
   readonly config: () => Promise<Record<string, string>>;
+  /** The agents as read, packed: a run holds them all until it ends. */
+  readonly #agents: () => Promise<PackedAgents>;
 
   constructor(
     private readonly kube: KubeFacade,
     readonly namespace: string = DEFAULT_CILIUM_NAMESPACE,
   ) {
-    this.agents = cachedUntilFailure(async () =>
-      agentsPerNode(
-        await kube.list(RESOURCES.pods, {
-          namespace,
-          labelSelector: AGENT_SELECTOR,
-          project: agentCandidate,
-        }),
-      ),
+    this.#agents = cachedUntilFailure(
+      async () =>
+        new PackedAgents(
+          agentsPerNode(
+            await kube.list(RESOURCES.pods, {
+              namespace,
+              labelSelector: AGENT_SELECTOR,
+              project: agentCandidate,
+            }),
+          ),
+        ),
     );
     this.config = cachedUntilFailure(async () => {
       try {
@@ -76,6 +81,11 @@ export class KubeCiliumFacade implements CiliumFacade {
         ? `${missing}, and no Cilium agent pods (${AGENT_SELECTOR}) were found there: is Cilium installed in another namespace? (ciliumNamespace, --cilium-namespace)`
         : missing;
     return new KubeError(error.kind, error.verb, error.resource, detail, error.status);
+  }
+
+  /** Made anew from the packed list on each call: a caller holds them only while it uses them. */
+  async agents(): Promise<AgentPod[]> {
+    return (await this.#agents()).all();
   }
 
   exec(agent: AgentPod, command: string[], options?: ExecOptions): Promise<ExecResult> {
@@ -124,6 +134,6 @@ export class KubeCiliumFacade implements CiliumFacade {
     work: (agent: AgentPod, index: number) => Promise<T>,
     options?: FanOutOptions,
   ): Promise<AgentResult<T>[]> {
-    return fanOut(await this.agents(), work, options);
+    return fanOut(await this.#agents(), work, options);
   }
 }

@@ -122,19 +122,28 @@ export const agentCgroupRootStep = defineStep<CgroupRootHooksParams, CgroupRootS
     const done = new Set(before.done);
     const judgements = new Judgements();
     const tally = new AgentTally();
-    // An agent's error is tallied here and dropped, so the fan-out keeps no error per agent.
+    // The nodes this invocation reaches, for the checkpoint: the only thing kept per agent.
+    const now: string[] = [];
+    let pending = 0;
+    // An agent's failure is tallied here at once, so the fan-out keeps nothing of a checked agent.
     const judge = async (agent: AgentPod, index: number) => {
+      now.push(agent.node);
       try {
         tally.judged(judgements.judge(await readAgentFacts(ctx.cilium, agent, root), index), index);
       } catch (error) {
         tally.failed(agent, error instanceof Error ? error : new Error(String(error)), index);
       }
     };
-    const results = await ctx.cilium.forEachAgent(judge, {
+    const unstarted = await ctx.cilium.forEachAgent(judge, {
       concurrency: ctx.limits.concurrency,
       signal: ctx.signal,
       pause: ctx.pausing,
-      skip: (agent) => done.has(agent.node),
+      keep: 'failed',
+      skip: (agent) => {
+        const skipped = done.has(agent.node);
+        if (!skipped) pending += 1;
+        return skipped;
+      },
       onProgress: (checked, total) =>
         ctx.progress(
           done.size + checked,
@@ -143,13 +152,13 @@ export const agentCgroupRootStep = defineStep<CgroupRootHooksParams, CgroupRootS
         ),
     });
     // Only agents never started fail in the fan-out itself (the run's signal): after the others.
-    results.forEach((result, index) => {
-      if (!result.ok) tally.failed(result.agent, result.error, results.length + index);
+    unstarted.forEach((result, index) => {
+      if (!result.ok) tally.failed(result.agent, result.error, pending + index);
+      now.push(result.agent.node);
     });
-    const now = results.map((result) => result.agent.node);
+    const left = pending - now.length;
     for (const node of now) done.add(node);
     const found = tally.after(before, now, judgements.sample);
-    const left = (await ctx.cilium.agents()).filter((agent) => !done.has(agent.node)).length;
     const result = outcomeOf(found, left, ctx.cilium.namespace);
     return left > 0 ? ctx.pause(found, result) : result;
   },

@@ -48,7 +48,7 @@ describe('CiliumFacade', () => {
         pod.status?.containerStatuses?.find((c) => c.name === 'cilium-agent')?.containerID,
       );
     }
-    expect(await access.cilium.agents()).toBe(agents);
+    expect(await access.cilium.agents()).toEqual(agents);
     expect(requests()).toBe(1);
   });
 
@@ -144,7 +144,7 @@ describe('CiliumFacade', () => {
       const agents = await access.cilium.agents();
       const broken = agents[2] as AgentPod;
       const results = await access.cilium.forEachAgent(async (agent) => {
-        if (agent === broken) throw new Error('agent unreachable');
+        if (agent.node === broken.node) throw new Error('agent unreachable');
         return agent.node;
       });
       expect(results.filter((r) => !r.ok)).toEqual([

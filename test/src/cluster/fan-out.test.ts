@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { fanOut } from '../../../src/cluster/fan-out.ts';
-import type { AgentPod } from '../../../src/cluster/types.ts';
+import { PackedAgents } from '../../../src/cluster/packed-agents.ts';
+import { type AgentPod, KubeError } from '../../../src/cluster/types.ts';
 
 const agents: AgentPod[] = Array.from({ length: 9 }, (_, i) => ({
   name: `cilium-${i}`,
@@ -50,5 +51,54 @@ describe('fanOut', () => {
 
   it('answers an empty list with no results', async () => {
     expect(await fanOut([], async () => 'never')).toEqual([]);
+  });
+
+  it("keeps a failure's words, not the socket and buffers its error points to", async () => {
+    const thrown: Error[] = [];
+    const results = await fanOut(agents.slice(0, 2), async (agent, index) => {
+      const error =
+        index === 0
+          ? Object.assign(new Error(`${agent.node}: connection reset`), { socket: Buffer.alloc(1024) })
+          : new KubeError('forbidden', 'create', 'pods/exec', 'no exec for you', 403);
+      thrown.push(error);
+      throw error;
+    });
+    const [plain, kube] = results.map((r) => (r.ok ? undefined : r.error));
+    expect(plain).not.toBe(thrown[0]);
+    expect(plain).toBeInstanceOf(Error);
+    expect(plain?.message).toBe('node-0: connection reset');
+    expect(plain?.stack).toBe(thrown[0]?.stack);
+    expect(plain).not.toHaveProperty('socket');
+    expect(kube).not.toBe(thrown[1]);
+    expect(kube).toBeInstanceOf(KubeError);
+    expect(kube).toMatchObject({ kind: 'forbidden', verb: 'create', resource: 'pods/exec', status: 403 });
+    expect(kube?.message).toBe(thrown[1]?.message);
+  });
+
+  it("with keep 'failed' holds nothing of an agent that succeeds", async () => {
+    const results = await fanOut(
+      agents,
+      async (agent, index) => {
+        if (index === 4) throw new Error(`${agent.node} unreachable`);
+        return agent.node;
+      },
+      { keep: 'failed' },
+    );
+    expect(results).toEqual([{ agent: agents[4], ok: false, error: new Error('node-4 unreachable') }]);
+  });
+
+  it('walks a packed list, skipping the agents an earlier invocation did', async () => {
+    const packed = new PackedAgents(agents);
+    const seen: string[] = [];
+    const results = await fanOut(
+      packed,
+      async (agent, index) => {
+        seen.push(`${index}:${agent.node}`);
+        return agent.uid;
+      },
+      { skip: (agent) => agent.node < 'node-6' },
+    );
+    expect(seen).toEqual(['0:node-6', '1:node-7', '2:node-8']);
+    expect(results).toEqual(agents.slice(6).map((agent) => ({ agent, ok: true, value: agent.uid })));
   });
 });
