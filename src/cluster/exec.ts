@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import type { KubeConfig, V1Status } from '@kubernetes/client-node';
-import WebSocket from 'ws';
+import type WebSocket from 'ws';
 import type { ConnectionOptions } from './connection.ts';
 import { exitFromStatus } from './exec-status.ts';
 import { decodeBody } from './http.ts';
@@ -55,6 +55,16 @@ function messageOf(error: unknown): string {
 }
 
 /**
+ * `ws`, loaded at the first exec: most runs never exec (the scan reads lists), and a run's first
+ * request should not wait for a WebSocket client it may never use.
+ */
+let loadingWebSocket: Promise<typeof WebSocket> | undefined;
+const webSocketClass = () => {
+  loadingWebSocket ??= import('ws').then((module) => module.default);
+  return loadingWebSocket;
+};
+
+/**
  * Runs a command over kube-apiserver's WebSocket exec (v5/v4 channel protocols) and collects its
  * output as bytes and its exit code from the final Status. The upgrade has its own timeout, then
  * the command has one; a connection that ends without a Status is `unavailable`, since nobody
@@ -103,9 +113,8 @@ export function execInPod(
 
     // The kubeconfig's TLS and credentials (clusterConnection: one agent, so TLS sessions resume);
     // the socket is ours, so the upgrade can be timed out and its refusal read.
-    options
-      .connection()
-      .then((connection) => {
+    Promise.all([options.connection(), webSocketClass()])
+      .then(([connection, WebSocket]) => {
         if (settled) return;
         // kube-apiserver offers no compression on exec; not offering it spares a header per exec.
         const ws = new WebSocket(execUrl(kc, target), PROTOCOLS, {
