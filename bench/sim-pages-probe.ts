@@ -2,13 +2,14 @@
  * A development probe, not a bench section: how long the simulator takes to build a healthy
  * cluster of N nodes x 30 pods, how much it holds, and how long its pages take over HTTPS, as the
  * plain paged GET reads them (CEPs as metadata, Running pods; 500 a page), with the GC time in
- * between. Pages at the start of each list and three-quarters in show whether a page costs more
+ * between, and the simulator's CPU per page (the client runs in its own process). Pages at the start of each list and three-quarters in show whether a page costs more
  * deeper into the store. Run as the bench runs (`docs/scale.md` quotes it):
  *
  *   node --import tsx --expose-gc --max-old-space-size=8192 bench/sim-pages-probe.ts 20000 [pages]
  */
-import { Agent, request } from 'node:https';
+import { fork } from 'node:child_process';
 import { PerformanceObserver } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
 import { R } from '../sim/cluster.ts';
 import { startSim } from '../sim/index.ts';
 import type { KubeObject } from '../sim/objects.ts';
@@ -37,19 +38,21 @@ console.log(
 );
 
 const sim = await startSim({ cluster, controllers: false });
-const agent = new Agent({ keepAlive: true, ca: sim.caPem });
-
-function get(path: string, accept: string): Promise<{ metadata: { continue?: string } }> {
-  return new Promise((resolve, reject) => {
-    const headers = { authorization: `Bearer ${sim.admin.token}`, accept };
-    request(`${sim.url}${path}`, { agent, headers }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => resolve(JSON.parse(Buffer.concat(chunks).toString())));
-    })
-      .on('error', reject)
-      .end();
+const client = fork(fileURLToPath(new URL('./sim-pages-client.ts', import.meta.url)), {
+  execArgv: ['--import', 'tsx'],
+});
+const answers: ((message: unknown) => void)[] = [];
+client.on('message', (message) => answers.shift()?.(message));
+const ask = <T>(message: unknown) =>
+  new Promise<T>((resolve) => {
+    answers.push(resolve as (message: unknown) => void);
+    client.send(message as object);
   });
+await ask({ url: sim.url, ca: sim.caPem, token: sim.admin.token });
+
+/** The page's continue token, read by the client process. */
+function get(path: string, accept: string): Promise<{ continue?: string; bytes: number }> {
+  return ask({ path, accept });
 }
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[values.length >> 1] ?? 0;
@@ -71,18 +74,27 @@ function tokenAt(type: ResourceType, share: number, match?: (object: KubeObject)
   return encodeContinue({ revision: cluster.store.revision, after });
 }
 
-async function pageTimes(path: string, accept: string, token?: string): Promise<number[]> {
-  const times: number[] = [];
+/** Wall and CPU (this process's: the simulator's, the client runs apart) milliseconds of each page. */
+async function pageTimes(
+  path: string,
+  accept: string,
+  token?: string,
+): Promise<{ wall: number[]; cpu: number[] }> {
+  const wall: number[] = [];
+  const cpu: number[] = [];
   let next = token;
   for (let page = 0; page < pagesPerList; page++) {
     const at = performance.now();
+    const cpuAt = process.cpuUsage();
     const query = `limit=500${next ? `&continue=${encodeURIComponent(next)}` : ''}`;
     const body = await get(`${path}${path.includes('?') ? '&' : '?'}${query}`, accept);
-    times.push(performance.now() - at);
-    next = body.metadata.continue;
+    const used = process.cpuUsage(cpuAt);
+    cpu.push((used.user + used.system) / 1000);
+    wall.push(performance.now() - at);
+    next = body.continue;
     if (!next) break;
   }
-  return times;
+  return { wall, cpu };
 }
 
 /** `pagesPerList` pages from the start of the list, then as many from three-quarters in. */
@@ -92,14 +104,19 @@ async function pages(label: string, type: ResourceType, path: string, accept: st
     : undefined;
   gcMs = 0;
   const early = await pageTimes(path, accept);
-  const late = await pageTimes(path, accept, tokenAt(type, 0.75, match));
+  const earlyGcMs = gcMs;
+  const token = tokenAt(type, 0.75, match);
+  gcMs = 0;
+  const late = await pageTimes(path, accept, token);
+  gcMs += earlyGcMs;
   console.log(
-    `${label}: median page ${median(early).toFixed(0)} ms at the start, ${median(late).toFixed(0)} ms ` +
-      `three-quarters in; GC ${(gcMs / 1000).toFixed(1)} s over ${early.length + late.length} pages`,
+    `${label}: median page ${median(early.wall).toFixed(1)} ms at the start (CPU ${median(early.cpu).toFixed(1)} ms), ` +
+      `${median(late.wall).toFixed(1)} ms three-quarters in (CPU ${median(late.cpu).toFixed(1)} ms); ` +
+      `GC ${(gcMs / 1000).toFixed(1)} s over ${early.wall.length + late.wall.length} pages (not the walk to the token)`,
   );
 }
 
 await pages('CEPs (metadata)', R.ciliumendpoints, '/apis/cilium.io/v2/ciliumendpoints', PARTIAL);
 await pages('Running pods', R.pods, '/api/v1/pods?fieldSelector=status.phase%3DRunning', 'application/json');
-agent.destroy();
+client.send('exit');
 await sim.close();

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
+import { type CompactKind, CompactRead, makeRow, type Projection } from './compact.ts';
 import { deepFreeze, type KubeObject } from './objects.ts';
 import { RESOURCES, type ResourceType } from './resources.ts';
 import { errors } from './status.ts';
@@ -25,13 +26,16 @@ export interface StoreEvent {
  * facts it was made from (`make` set, `object` the facts), built into the full object only when
  * read: a 3-million-pod cluster then holds its pods as small rows that share their workload's
  * frozen parts. `make` must be pure, so every read sees the same object, and build a new object
- * and metadata each call: the read stamps its resourceVersion on them.
+ * and metadata each call: the read stamps its resourceVersion on them. A `CompactKind` also lets
+ * a list serve the row's JSON without building it (see sim/compact.ts).
  */
+type Make = ((facts: unknown) => KubeObject) | CompactKind<unknown>;
+
 interface Version {
   revision: number;
   /** null marks a deletion. */
   object: unknown;
-  make: ((facts: unknown) => KubeObject) | undefined;
+  make: Make | undefined;
   previous: Version | undefined;
 }
 
@@ -41,11 +45,43 @@ function atRevision(made: KubeObject, revision: number): KubeObject {
   return deepFreeze(made);
 }
 
+function build(make: Make, facts: unknown, revision: number): KubeObject {
+  return typeof make === 'function' ? atRevision(make(facts), revision) : makeRow(make, facts, revision);
+}
+
 function objectOf(version: Version | undefined): KubeObject | null {
   if (!version) return null;
   return version.make
-    ? atRevision(version.make(version.object), version.revision)
+    ? build(version.make, version.object, version.revision)
     : (version.object as KubeObject | null);
+}
+
+/** An object a list read: the object itself, its JSON as served, or values derived from it. */
+export interface ListedObject {
+  object(): KubeObject;
+  json(project: Projection): string;
+  derived<T>(project: (object: KubeObject) => T): T;
+}
+
+class StoredRead implements ListedObject {
+  constructor(private readonly stored: KubeObject) {}
+  object(): KubeObject {
+    return this.stored;
+  }
+  json(project: Projection): string {
+    return JSON.stringify(project(this.stored));
+  }
+  derived<T>(project: (object: KubeObject) => T): T {
+    return project(this.stored);
+  }
+}
+
+function readOf(version: Version): ListedObject {
+  const make = version.make;
+  if (make && typeof make !== 'function' && make.shape(version.object)) {
+    return new CompactRead(make, version.object, version.revision);
+  }
+  return new StoredRead(objectOf(version) as KubeObject);
 }
 
 export interface ListOptions {
@@ -61,8 +97,13 @@ export interface ListOptions {
   tally?: ListTally;
 }
 
-export interface ListPage {
-  items: KubeObject[];
+export interface ReadListOptions extends Omit<ListOptions, 'filter'> {
+  /** Like `filter`, on what a list read (a compact row's values read without building it). */
+  match?: (read: ListedObject) => boolean;
+}
+
+export interface ListPage<T = KubeObject> {
+  items: T[];
   revision: number;
   /** Key of the last item when more may follow; absent on the last page. */
   nextKey?: string;
@@ -143,11 +184,12 @@ function lowerBound(keys: readonly string[], key: string): number {
   return lo;
 }
 
-function visibleAt(latest: Version | undefined, revision: number): KubeObject | null {
+/** The version a read at `revision` sees, undefined when the object did not exist then. */
+function visibleAt(latest: Version | undefined, revision: number): Version | undefined {
   for (let version = latest; version; version = version.previous) {
-    if (version.revision <= revision) return objectOf(version);
+    if (version.revision <= revision) return version.object === null ? undefined : version;
   }
-  return null;
+  return undefined;
 }
 
 export function objectKey(namespace: string | undefined, name: string): string {
@@ -226,8 +268,12 @@ export class Store extends EventEmitter<{ event: [StoreEvent] }> {
    * every read (see Version). `make` gives the whole object but its resourceVersion: uid and
    * creationTimestamp included. Writes to it store full objects over it, as for any other.
    */
-  createCompact<F, T extends KubeObject>(type: ResourceType, facts: F, make: (facts: F) => T): T {
-    const made = make(facts);
+  createCompact<F, T extends KubeObject>(
+    type: ResourceType,
+    facts: F,
+    make: ((facts: F) => T) | CompactKind<F>,
+  ): T {
+    const made = (typeof make === 'function' ? make(facts) : make.makeWith(facts, make.values(facts))) as T;
     const { uid, creationTimestamp, namespace } = made.metadata;
     if (!type.namespaced || !namespace || !uid || !creationTimestamp) {
       throw new Error(
@@ -236,7 +282,7 @@ export class Store extends EventEmitter<{ event: [StoreEvent] }> {
     }
     const key = this.freeKey(type, made);
     const revision = ++this.revisionCounter;
-    this.insert(type, key, revision, facts, make as (facts: unknown) => KubeObject);
+    this.insert(type, key, revision, facts, make as Make);
     const object = atRevision(made, revision) as T;
     this.emit('event', { type: 'ADDED', resource: type, object, revision });
     return object;
@@ -250,26 +296,14 @@ export class Store extends EventEmitter<{ event: [StoreEvent] }> {
     return key;
   }
 
-  private insert(
-    type: ResourceType,
-    key: string,
-    revision: number,
-    object: unknown,
-    make?: (facts: unknown) => KubeObject,
-  ): void {
+  private insert(type: ResourceType, key: string, revision: number, object: unknown, make?: Make): void {
     const table = this.table(type);
     if (!this.push(table, key, revision, object, make)) table.addKey(key);
     table.live++;
   }
 
   /** Makes this the key's latest version; false when the key had none. */
-  private push(
-    table: Table,
-    key: string,
-    revision: number,
-    object: unknown,
-    make?: (facts: unknown) => KubeObject,
-  ): boolean {
+  private push(table: Table, key: string, revision: number, object: unknown, make?: Make): boolean {
     const previous = table.versions.get(key);
     table.versions.set(key, { revision, object, make, previous });
     return previous !== undefined;
@@ -362,6 +396,13 @@ export class Store extends EventEmitter<{ event: [StoreEvent] }> {
    * the objects it looks at, never a copy of the store.
    */
   list(type: ResourceType, options: ListOptions = {}): ListPage {
+    const { filter, ...rest } = options;
+    const page = this.listReads(type, filter ? { ...rest, match: (read) => filter(read.object()) } : rest);
+    return { ...page, items: page.items.map((read) => read.object()) };
+  }
+
+  /** Like list, giving what each object a list read instead of the objects: the list API serves these. */
+  listReads(type: ResourceType, options: ReadListOptions = {}): ListPage<ListedObject> {
     const revision = options.revision ?? this.revisionCounter;
     if (revision < this.compactedRevision) {
       throw errors.expired(
@@ -374,18 +415,18 @@ export class Store extends EventEmitter<{ event: [StoreEvent] }> {
     let index = options.after !== undefined ? lowerBound(keys, options.after) : lowerBound(keys, prefix);
     if (options.after !== undefined && keys[index] === options.after) index++;
     const limit = options.limit && options.limit > 0 ? options.limit : Number.POSITIVE_INFINITY;
-    const items: KubeObject[] = [];
+    const items: ListedObject[] = [];
     let lastKey: string | undefined;
     for (; index < keys.length; index++) {
       const key = keys[index] as string;
       if (prefix && !key.startsWith(prefix)) break;
-      const object = visibleAt(table.versions.get(key), revision);
-      if (!object || (options.filter && !options.filter(object))) continue;
+      const version = visibleAt(table.versions.get(key), revision);
+      if (!version) continue;
+      const read = readOf(version);
+      if (options.match && !options.match(read)) continue;
       if (items.length === limit) {
         const counted =
-          options.filter || prefix
-            ? undefined
-            : this.tallyAfter(table, revision, items.length, options.tally);
+          options.match || prefix ? undefined : this.tallyAfter(table, revision, items.length, options.tally);
         return {
           items,
           revision,
@@ -393,7 +434,7 @@ export class Store extends EventEmitter<{ event: [StoreEvent] }> {
           ...(counted ? { remaining: counted.total - counted.seen, tally: counted } : {}),
         };
       }
-      items.push(object);
+      items.push(read);
       lastKey = key;
     }
     return { items, revision };

@@ -5,7 +5,7 @@ import {
 import { R, type SimCluster } from '../cluster.ts';
 import type { KubeObject, Pod } from '../objects.ts';
 import { allocationsOf } from './allocations.ts';
-import { type StoredEndpointFacts, storedEndpoint } from './make/endpoint.ts';
+import { type EndpointShape, type StoredEndpointFacts, storedEndpoint } from './make/endpoint.ts';
 import { drawSeed } from './seeded-ids.ts';
 
 interface NetworkPolicySpec {
@@ -25,6 +25,25 @@ export function ingressPolicySelects(cluster: SimCluster, pod: Pod): boolean {
   });
 }
 
+/** A workload's pods get their CEPs one after another: each reuses the shape before it while it fits. */
+let lastShape: EndpointShape | undefined;
+
+function shapeOf(shape: EndpointShape): EndpointShape {
+  const last = lastShape;
+  if (
+    last &&
+    last.namespace === shape.namespace &&
+    last.labels === shape.labels &&
+    last.identity === shape.identity &&
+    last.ingressEnforced === shape.ingressEnforced &&
+    last.createdAt === shape.createdAt
+  ) {
+    return last;
+  }
+  lastShape = Object.freeze(shape);
+  return lastShape;
+}
+
 /**
  * What the Cilium agent does once it manages a pod: allocate an endpoint id on its node, resolve
  * the pod's security identity, and write the CiliumEndpoint (stamped `createdAt`, or now).
@@ -35,16 +54,18 @@ export function addEndpoint(cluster: SimCluster, pod: Pod, createdAt?: string): 
   const { name, namespace = '', uid = '', labels = {} } = pod.metadata;
   const seed = drawSeed(allocations.random);
   const facts: StoredEndpointFacts = {
+    shape: shapeOf({
+      namespace,
+      labels,
+      identity: allocations.identity(namespace, pod.spec.serviceAccountName ?? 'default', labels),
+      ingressEnforced: ingressPolicySelects(cluster, pod),
+      createdAt: createdAt ?? cluster.store.timestamp(),
+    }),
     name,
-    namespace,
     podUid: uid,
-    labels,
     podIP: pod.status?.podIP as string,
     id: allocations.endpointId(node),
-    identity: allocations.identity(namespace, pod.spec.serviceAccountName ?? 'default', labels),
     nodeIP: pod.status?.hostIP as string,
-    ingressEnforced: ingressPolicySelects(cluster, pod),
-    createdAt: createdAt ?? cluster.store.timestamp(),
     seedHi: seed.seedHi,
     seedLo: seed.seedLo,
   };

@@ -1,4 +1,5 @@
 import { R, type SimCluster } from '../cluster.ts';
+import type { CompactKind, Value } from '../compact.ts';
 import type { OwnerReference, Pod, PodSpec } from '../objects.ts';
 import { allocationsOf } from './allocations.ts';
 import { type ContainerHealth, makePod } from './make/pod.ts';
@@ -49,36 +50,53 @@ const SHAPE_FIELDS = [
 /** A workload's pods are spawned one after another: each reuses the shape before it while it fits. */
 let lastShape: PodShape | undefined;
 
+/** Shapes more than one pod has: only these are worth a JSON template (a DaemonSet pod's spec names its node). */
+const sharedShapes = new WeakSet<PodShape>();
+
 function shapeOf(input: SpawnInput): PodShape {
   const last = lastShape;
-  if (last && SHAPE_FIELDS.every((field) => last[field] === input[field])) return last;
+  if (last && SHAPE_FIELDS.every((field) => last[field] === input[field])) {
+    sharedShapes.add(last);
+    return last;
+  }
   const { node: _node, hostIP: _hostIP, ...shape } = input;
   lastShape = Object.freeze(shape);
   return lastShape;
 }
 
-function spawnedPod(row: SpawnedRow): Pod {
-  const { shape } = row;
-  const containers = shape.spec.containers.length + (shape.spec.initContainers?.length ?? 0);
-  const containerIds: string[] = [];
-  for (let i = 0; i < containers; i++) containerIds.push(seededHex(row, ID_SALT.container, 64, i));
-  return makePod({
-    namespace: shape.namespace,
-    name: row.name,
-    uid: seededUuid(row, ID_SALT.uid),
-    generateName: shape.prefix,
-    labels: shape.labels,
-    ...(shape.annotations ? { annotations: shape.annotations } : {}),
-    ownerReferences: shape.ownerReferences,
-    spec: shape.spec,
-    node: row.node,
-    hostIP: row.hostIP,
-    ...(row.podIP ? { podIP: row.podIP } : {}),
-    startedAt: shape.startedAt,
-    containerIds,
-    health: shape.health,
-  });
-}
+/** Name, node, host IP, pod IP ('' on the host network), uid, then the container ids. */
+const FIRST_CONTAINER_ID = 5;
+
+/** A spawned pod is its shape's pod with its own name, node, addresses and ids (see sim/compact.ts). */
+const spawnedPod: CompactKind<SpawnedRow> = {
+  shape: (row) => (sharedShapes.has(row.shape) ? row.shape : undefined),
+  values(row) {
+    const { spec } = row.shape;
+    const containers = spec.containers.length + (spec.initContainers?.length ?? 0);
+    const values: Value[] = [row.name, row.node, row.hostIP, row.podIP ?? '', seededUuid(row, ID_SALT.uid)];
+    for (let i = 0; i < containers; i++) values.push(seededHex(row, ID_SALT.container, 64, i));
+    return values;
+  },
+  makeWith({ shape }, values) {
+    const text = (index: number) => values[index] as string;
+    return makePod({
+      namespace: shape.namespace,
+      name: text(0),
+      uid: text(4),
+      generateName: shape.prefix,
+      labels: shape.labels,
+      ...(shape.annotations ? { annotations: shape.annotations } : {}),
+      ownerReferences: shape.ownerReferences,
+      spec: shape.spec,
+      node: text(1),
+      hostIP: text(2),
+      ...(shape.spec.hostNetwork ? {} : { podIP: text(3) }),
+      startedAt: shape.startedAt,
+      containerIds: values.slice(FIRST_CONTAINER_ID) as string[],
+      health: shape.health,
+    });
+  },
+};
 
 /**
  * Creates a scheduled, running pod on a node: a fresh name, uid, address and container ids. Kept

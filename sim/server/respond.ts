@@ -1,5 +1,7 @@
 import type { ServerResponse } from 'node:http';
+import type { Projection } from '../compact.ts';
 import type { ApiError } from '../status.ts';
+import type { ListedObject } from '../store.ts';
 
 export function sendJson(res: ServerResponse, code: number, body: unknown): void {
   const text = JSON.stringify(body);
@@ -19,19 +21,20 @@ export function sendError(res: ServerResponse, error: ApiError): void {
 }
 
 /**
- * Writes `{...head, items: [...]}` an item at a time, so a large page never becomes one huge
- * string in memory.
+ * Writes `{...head, items: [...]}`, each item as `project` makes it from what the list read, an
+ * item at a time, so a large page never becomes one huge string in memory.
  */
 export async function sendList(
   res: ServerResponse,
   head: Record<string, unknown>,
-  items: readonly unknown[],
+  items: readonly ListedObject[],
+  project: Projection,
 ): Promise<void> {
   res.writeHead(200, { 'Content-Type': 'application/json' });
   const opening = JSON.stringify(head);
   let buffer = `${opening.slice(0, -1)}${opening.length > 2 ? ',' : ''}"items":[`;
   for (let i = 0; i < items.length; i++) {
-    buffer += (i ? ',' : '') + JSON.stringify(items[i]);
+    buffer += (i ? ',' : '') + (items[i] as ListedObject).json(project);
     if (buffer.length > 64 * 1024) {
       if (!res.write(buffer)) await new Promise((resolve) => res.once('drain', resolve));
       buffer = '';

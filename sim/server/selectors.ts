@@ -150,7 +150,7 @@ function convertFieldLabel(resource: ResourceType, label: string): string {
   );
 }
 
-type Fields = Record<string, string>;
+export type Fields = Record<string, string>;
 type Loose = Record<string, unknown> | undefined;
 
 const str = (value: unknown) => (typeof value === 'string' ? value : '');
@@ -200,7 +200,7 @@ const SPECIFIC_FIELDS: Record<string, (object: KubeObject) => Fields> = {
 };
 
 /** The fields.Set the registry's GetAttrs builds; absent fields read as "". */
-function selectableFields(resource: ResourceType, object: KubeObject): Fields {
+export function selectableFields(resource: ResourceType, object: KubeObject): Fields {
   return {
     'metadata.name': object.metadata.name,
     ...(resource.namespaced ? { 'metadata.namespace': object.metadata.namespace ?? '' } : {}),
@@ -211,6 +211,13 @@ function selectableFields(resource: ResourceType, object: KubeObject): Fields {
 /** fields.ParseSelector plus the kind's label conversion; an empty selector matches everything. */
 export function parseFieldSelector(resourcePlural: string, text: string): FieldMatcher {
   const resource = resourceByPlural(resourcePlural);
+  const matchFields = parseFieldTerms(resourcePlural, text);
+  return (object) => matchFields(selectableFields(resource, object));
+}
+
+/** The same selector, matched against an object's selectable fields. */
+export function parseFieldTerms(resourcePlural: string, text: string): (fields: Fields) => boolean {
+  const resource = resourceByPlural(resourcePlural);
   const terms: FieldTerm[] = [];
   for (const part of splitTerms(text).sort()) {
     if (part === '') continue;
@@ -219,8 +226,5 @@ export function parseFieldSelector(resourcePlural: string, text: string): FieldM
     terms.push({ field: split.field, value: unescapeValue(split.rhs), negated: split.operator === '!=' });
   }
   const converted = terms.map((term) => ({ ...term, field: convertFieldLabel(resource, term.field) }));
-  return (object) => {
-    const fields = selectableFields(resource, object);
-    return converted.every((term) => ((fields[term.field] ?? '') === term.value) !== term.negated);
-  };
+  return (fields) => converted.every((term) => ((fields[term.field] ?? '') === term.value) !== term.negated);
 }

@@ -1,3 +1,4 @@
+import type { CompactKind } from '../../compact.ts';
 import type { KubeObject, OwnerReference } from '../../objects.ts';
 import type { Identity } from '../allocations.ts';
 import { ID_SALT, type IdSeed, seededHex, seededUuid } from '../seeded-ids.ts';
@@ -21,16 +22,26 @@ export interface EndpointOwner {
   podIP: string;
 }
 
-/**
- * Everything a stored CEP is built from (see createCompact in sim/store.ts), flat, its own uid
- * and the sandbox id kept as a seed (see seeded-ids.ts).
- */
-export interface StoredEndpointFacts
-  extends Omit<EndpointOwner, 'uid'>,
-    Omit<EndpointFacts, 'sandboxId'>,
-    IdSeed {
-  podUid: string;
+/** What the CEPs of one workload's pods share (they are written one after another). */
+export interface EndpointShape {
+  namespace: string;
+  labels: Readonly<Record<string, string>>;
+  identity: Identity;
+  ingressEnforced: boolean;
   createdAt: string;
+}
+
+/**
+ * Everything a stored CEP is built from (see createCompact in sim/store.ts): its shape and what is
+ * its own, its uid and the sandbox id kept as a seed (see seeded-ids.ts).
+ */
+export interface StoredEndpointFacts extends IdSeed {
+  shape: EndpointShape;
+  name: string;
+  podUid: string;
+  podIP: string;
+  id: number;
+  nodeIP: string;
 }
 
 export interface EndpointFacts {
@@ -81,20 +92,35 @@ export function makeEndpoint(owner: EndpointOwner, facts: EndpointFacts): KubeOb
   };
 }
 
-/** The stored CEP: makeEndpoint with the uid and creation time it was written with. */
-export function storedEndpoint(facts: StoredEndpointFacts): KubeObject {
-  const { name, namespace, podUid, labels, podIP } = facts;
-  const endpoint = makeEndpoint(
-    { name, namespace, uid: podUid, labels, podIP },
-    {
-      id: facts.id,
-      identity: facts.identity,
-      nodeIP: facts.nodeIP,
-      sandboxId: seededHex(facts, ID_SALT.sandbox, 64),
-      ...(facts.ingressEnforced ? { ingressEnforced: true } : {}),
-    },
-  );
-  endpoint.metadata.uid = seededUuid(facts, ID_SALT.uid);
-  endpoint.metadata.creationTimestamp = facts.createdAt;
-  return endpoint;
-}
+/**
+ * The stored CEP: makeEndpoint with the uid and creation time it was written with. Its values are
+ * the name, the pod's uid and address, the endpoint id, the node's address, the sandbox id and the uid.
+ */
+export const storedEndpoint: CompactKind<StoredEndpointFacts> = {
+  shape: (facts) => facts.shape,
+  values: (facts) => [
+    facts.name,
+    facts.podUid,
+    facts.podIP,
+    facts.id,
+    facts.nodeIP,
+    seededHex(facts, ID_SALT.sandbox, 64),
+    seededUuid(facts, ID_SALT.uid),
+  ],
+  makeWith({ shape }, values) {
+    const text = (index: number) => values[index] as string;
+    const endpoint = makeEndpoint(
+      { name: text(0), namespace: shape.namespace, uid: text(1), labels: shape.labels, podIP: text(2) },
+      {
+        id: values[3] as number,
+        identity: shape.identity,
+        nodeIP: text(4),
+        sandboxId: text(5),
+        ...(shape.ingressEnforced ? { ingressEnforced: true } : {}),
+      },
+    );
+    endpoint.metadata.uid = text(6);
+    endpoint.metadata.creationTimestamp = shape.createdAt;
+    return endpoint;
+  },
+};

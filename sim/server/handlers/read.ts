@@ -1,10 +1,12 @@
+import type { LabelMatcher } from '../../../src/cluster/label-selector.ts';
 import type { KubeObject } from '../../objects.ts';
 import { apiVersionOf, type ResourceType } from '../../resources.ts';
 import { errors } from '../../status.ts';
+import type { ListedObject } from '../../store.ts';
 import type { HandlerContext } from '../context.ts';
 import { decodeContinue, encodeContinue } from '../continue-token.ts';
 import { sendJson, sendList } from '../respond.ts';
-import { parseFieldSelector, parseLabelSelector } from '../selectors.ts';
+import { type Fields, parseFieldTerms, parseLabelSelector, selectableFields } from '../selectors.ts';
 import {
   parseIncludeObject,
   toPartialObjectMetadata,
@@ -13,25 +15,71 @@ import {
 } from '../tables/convert.ts';
 import { negotiate } from '../tables/negotiate.ts';
 
+interface Selectors {
+  matchLabels?: LabelMatcher;
+  matchFields?: (fields: Fields) => boolean;
+}
+
+function selectorsOf(type: ResourceType, query: URLSearchParams): Selectors | undefined {
+  const labelText = query.get('labelSelector');
+  const fieldText = query.get('fieldSelector');
+  if (!labelText && !fieldText) return undefined;
+  return {
+    ...(labelText ? { matchLabels: parseLabelSelector(labelText) } : {}),
+    ...(fieldText ? { matchFields: parseFieldTerms(type.plural, fieldText) } : {}),
+  };
+}
+
 /** The label and field selectors of a list or watch, as one predicate. */
 export function selectorFilter(
   type: ResourceType,
   query: URLSearchParams,
 ): ((object: KubeObject) => boolean) | undefined {
-  const labelText = query.get('labelSelector');
-  const fieldText = query.get('fieldSelector');
-  const matchLabels = labelText ? parseLabelSelector(labelText) : undefined;
-  const matchFields = fieldText ? parseFieldSelector(type.plural, fieldText) : undefined;
-  if (!matchLabels && !matchFields) return undefined;
+  const selectors = selectorsOf(type, query);
+  if (!selectors) return undefined;
+  const { matchLabels, matchFields } = selectors;
   return (object) =>
-    (!matchLabels || matchLabels(object.metadata.labels)) && (!matchFields || matchFields(object));
+    (!matchLabels || matchLabels(object.metadata.labels)) &&
+    (!matchFields || matchFields(selectableFields(type, object)));
+}
+
+const labelsOf = (object: KubeObject) => object.metadata.labels;
+
+/** One projection per resource, so a compact row's template keeps its fields once (see sim/compact.ts). */
+const fieldProjections = new Map<ResourceType, (object: KubeObject) => Fields>();
+
+function fieldsOf(type: ResourceType): (object: KubeObject) => Fields {
+  let project = fieldProjections.get(type);
+  if (!project) {
+    project = (object) => selectableFields(type, object);
+    fieldProjections.set(type, project);
+  }
+  return project;
+}
+
+/** The same selectors on what a list reads: a compact row's labels and fields without building it. */
+function selectorMatch(
+  type: ResourceType,
+  query: URLSearchParams,
+): ((read: ListedObject) => boolean) | undefined {
+  const selectors = selectorsOf(type, query);
+  if (!selectors) return undefined;
+  const { matchLabels, matchFields } = selectors;
+  return (read) =>
+    (!matchLabels || matchLabels(read.derived(labelsOf))) &&
+    (!matchFields || matchFields(read.derived(fieldsOf(type))));
 }
 
 /** Built-in list items carry no kind/apiVersion on the wire; custom resources keep theirs. */
-function listItem(type: ResourceType, object: KubeObject): unknown {
-  if (type.group.endsWith('cilium.io')) return object;
+function withoutTypeMeta(object: KubeObject): unknown {
   const { kind: _kind, apiVersion: _apiVersion, ...rest } = object;
   return rest;
+}
+
+const asStored = (object: KubeObject): unknown => object;
+
+function listItem(type: ResourceType): (object: KubeObject) => unknown {
+  return type.group.endsWith('cilium.io') ? asStored : withoutTypeMeta;
 }
 
 function parseLimit(query: URLSearchParams): number | undefined {
@@ -72,7 +120,8 @@ export async function handleList(ctx: HandlerContext): Promise<void> {
   if (exactRevision !== undefined && exactRevision > store.revision) {
     throw errors.timeout(`Too large resource version: ${exactRevision}, current: ${store.revision}`);
   }
-  const page = store.list(type, {
+  const match = selectorMatch(type, query);
+  const page = store.listReads(type, {
     ...(namespace ? { namespace } : {}),
     ...(position
       ? {
@@ -84,7 +133,7 @@ export async function handleList(ctx: HandlerContext): Promise<void> {
         ? { revision: exactRevision }
         : {}),
     ...(limit ? { limit } : {}),
-    filter: selectorFilter(type, query),
+    ...(match ? { match } : {}),
   });
   const listMeta = {
     resourceVersion: String(page.revision),
@@ -101,24 +150,29 @@ export async function handleList(ctx: HandlerContext): Promise<void> {
   };
   const format = negotiate(ctx.req.headers.accept, true);
   if (format === 'partial-list') {
-    const { items, ...head } = toPartialObjectMetadataList(page.items, listMeta);
-    return sendList(ctx.res, head, items);
+    const { items: _none, ...head } = toPartialObjectMetadataList([], listMeta);
+    return sendList(ctx.res, head, page.items, toPartialObjectMetadata);
   }
   if (format === 'table') {
     return sendJson(
       ctx.res,
       200,
-      toTable(type.plural, page.items, {
-        includeObject: parseIncludeObject(query.get('includeObject')),
-        now: new Date(),
-        resourceVersion: listMeta.resourceVersion,
-        ...(listMeta.continue ? { continue: listMeta.continue } : {}),
-      }),
+      toTable(
+        type.plural,
+        page.items.map((read) => read.object()),
+        {
+          includeObject: parseIncludeObject(query.get('includeObject')),
+          now: new Date(),
+          resourceVersion: listMeta.resourceVersion,
+          ...(listMeta.continue ? { continue: listMeta.continue } : {}),
+        },
+      ),
     );
   }
   await sendList(
     ctx.res,
     { kind: type.listKind, apiVersion: apiVersionOf(type), metadata: listMeta },
-    page.items.map((item) => listItem(type, item)),
+    page.items,
+    listItem(type),
   );
 }
