@@ -1,3 +1,4 @@
+import { PackedAgents } from './packed-agents.ts';
 import { isPodReady } from './pod-ready.ts';
 import type { AgentPod, KubeObject } from './types.ts';
 
@@ -63,22 +64,17 @@ function preferred(a: AgentCandidate, b: AgentCandidate): boolean {
 }
 
 /**
- * One agent per node, sorted by node name. The agents share one copy of their namespace's name
- * (each page's JSON gives every pod its own): a list of 100,000 agents is held for a whole run.
+ * One agent per node, sorted by node name, packed (a list of 100,000 agents is held for a whole
+ * run). The candidates that stand for their node are packed as they are, with no copy of each.
  */
-export function agentsPerNode(candidates: readonly (AgentCandidate | undefined)[]): AgentPod[] {
+export function agentsPerNode(candidates: readonly (AgentCandidate | undefined)[]): PackedAgents {
   const byNode = new Map<string, AgentCandidate>();
-  const namespaces = new Map<string, string>();
   for (const candidate of candidates) {
     if (!candidate) continue;
     const current = byNode.get(candidate.node);
     if (!current || preferred(candidate, current)) byNode.set(candidate.node, candidate);
   }
-  return [...byNode.values()]
-    .sort((a, b) => a.node.localeCompare(b.node))
-    .map(({ deleting: _deleting, createdAt: _createdAt, ...agent }) => {
-      const namespace = namespaces.get(agent.namespace) ?? agent.namespace;
-      namespaces.set(namespace, namespace);
-      return { ...agent, namespace };
-    });
+  const chosen = [...byNode.values()];
+  byNode.clear();
+  return new PackedAgents(chosen.sort((a, b) => a.node.localeCompare(b.node)));
 }

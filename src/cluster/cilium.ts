@@ -1,7 +1,7 @@
 import { AGENT_CONTAINER, AGENT_SELECTOR, agentCandidate, agentsPerNode } from './agent-pods.ts';
 import { EXIT_NOT_FOUND } from './exec-status.ts';
 import { fanOut } from './fan-out.ts';
-import { PackedAgents } from './packed-agents.ts';
+import type { PackedAgents } from './packed-agents.ts';
 import { CILIUM_CONFIG_MAP } from './permissions.ts';
 import {
   type AgentPod,
@@ -46,17 +46,14 @@ export class KubeCiliumFacade implements CiliumFacade {
     private readonly kube: KubeFacade,
     readonly namespace: string = DEFAULT_CILIUM_NAMESPACE,
   ) {
-    this.#agents = cachedUntilFailure(
-      async () =>
-        new PackedAgents(
-          agentsPerNode(
-            await kube.list(RESOURCES.pods, {
-              namespace,
-              labelSelector: AGENT_SELECTOR,
-              project: agentCandidate,
-            }),
-          ),
-        ),
+    this.#agents = cachedUntilFailure(async () =>
+      agentsPerNode(
+        await kube.list(RESOURCES.pods, {
+          namespace,
+          labelSelector: AGENT_SELECTOR,
+          project: agentCandidate,
+        }),
+      ),
     );
     this.config = cachedUntilFailure(async () => {
       try {

@@ -60,7 +60,7 @@ describe('agentCandidate', () => {
 
 describe('agentsPerNode', () => {
   it('keeps one agent per node, sorted by node, without the selection fields', () => {
-    const agents = agentsPerNode([candidate('c2', 'node-b'), undefined, candidate('c1', 'node-a')]);
+    const agents = agentsPerNode([candidate('c2', 'node-b'), undefined, candidate('c1', 'node-a')]).all();
     expect(agents.map((a) => a.name)).toEqual(['c1', 'c2']);
     expect(agents[0]).not.toHaveProperty('deleting');
     expect(agents[0]).not.toHaveProperty('createdAt');
@@ -69,10 +69,14 @@ describe('agentsPerNode', () => {
   it('prefers the pod not being deleted, then the ready one, then the newer', () => {
     const old = candidate('old', 'n', { deleting: true, createdAt: '2025-01-02T00:00:00Z' });
     const fresh = candidate('fresh', 'n', { ready: false });
-    expect(agentsPerNode([old, fresh]).map((a) => a.name)).toEqual(['fresh']);
+    const names = (...candidates: AgentCandidate[]) =>
+      agentsPerNode(candidates)
+        .all()
+        .map((a) => a.name);
+    expect(names(old, fresh)).toEqual(['fresh']);
     const ready = candidate('ready', 'n');
-    expect(agentsPerNode([fresh, ready]).map((a) => a.name)).toEqual(['ready']);
+    expect(names(fresh, ready)).toEqual(['ready']);
     const newer = candidate('newer', 'n', { createdAt: '2025-03-01T00:00:00Z' });
-    expect(agentsPerNode([newer, ready]).map((a) => a.name)).toEqual(['newer']);
+    expect(names(newer, ready)).toEqual(['newer']);
   });
 });
