@@ -1,9 +1,12 @@
 import { execFileSync } from 'node:child_process';
-import { readdirSync } from 'node:fs';
+import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:net';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { build, type Metafile } from 'esbuild';
 import { describe, expect, it } from 'vitest';
 import { CLI_BUILD } from '../../scripts/cli-build.mjs';
+import { runCli } from './run-cli.ts';
 
 /**
  * The inputs `responder run` reads, compiles and evaluates before it does anything: its action's
@@ -50,4 +53,68 @@ describe("`responder run`'s start", () => {
     expect(builtins).toContain('NativeModule net');
     expect(builtins).not.toContain('NativeModule dns');
   });
+});
+
+/** A kubeconfig whose cluster is reached through `proxyUrl`. */
+function proxiedKubeconfig(proxyUrl: string): string {
+  const file = join(mkdtempSync(join(tmpdir(), 'responder-proxy-')), 'kubeconfig');
+  writeFileSync(
+    file,
+    `apiVersion: v1
+kind: Config
+clusters:
+  - name: c
+    cluster: { server: 'https://cluster.invalid:6443', insecure-skip-tls-verify: true, proxy-url: '${proxyUrl}' }
+users:
+  - name: u
+    user: { token: t }
+contexts:
+  - name: proxied
+    context: { cluster: c, user: u }
+current-context: proxied
+`,
+  );
+  return file;
+}
+
+/** A local socket that records the first bytes each connection sends, and answers nothing. */
+async function listener(): Promise<{ port: number; first: Promise<Buffer>; server: Server }> {
+  let seen: (bytes: Buffer) => void = () => {};
+  const first = new Promise<Buffer>((resolve) => {
+    seen = resolve;
+  });
+  const server = createServer((socket) =>
+    socket.once('data', (bytes) => {
+      seen(bytes);
+      socket.destroy();
+    }),
+  );
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { port: (server.address() as { port: number }).port, first, server };
+}
+
+describe("a kubeconfig's proxy, its agent loaded at first use", () => {
+  it('carries the first request', async () => {
+    const proxy = await listener();
+    try {
+      const run = runCli([
+        'run',
+        'unmanaged-pods',
+        '--kubeconfig',
+        proxiedKubeconfig(`http://127.0.0.1:${proxy.port}`),
+        '--no-state',
+        '--request-timeout',
+        '2',
+      ]);
+      const ended = run.then(({ output }) => {
+        throw new Error(`the run ended without reaching the proxy:\n${output}`);
+      });
+      expect((await Promise.race([proxy.first, ended])).toString('latin1')).toMatch(
+        /^CONNECT cluster\.invalid:6443 /,
+      );
+      await run;
+    } finally {
+      proxy.server.close();
+    }
+  }, 60_000);
 });
