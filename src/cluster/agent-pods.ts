@@ -1,4 +1,4 @@
-import { PackedAgents } from './packed-agents.ts';
+import { AgentPacker, type PackedAgents } from './packed-agents.ts';
 import { isPodReady } from './pod-ready.ts';
 import type { AgentPod, KubeObject } from './types.ts';
 
@@ -56,25 +56,58 @@ export function agentCandidate(object: KubeObject): AgentCandidate | undefined {
   };
 }
 
+/** What picks between two pods on one node, as plain numbers kept per pod listed. */
+interface Standing {
+  deleting: boolean;
+  ready: boolean;
+  /** creationTimestamp in ms, 0 when missing. */
+  createdAt: number;
+}
+
 /** Whether `a` better stands for its node than `b`: not being deleted, then ready, then newer. */
-function preferred(a: AgentCandidate, b: AgentCandidate): boolean {
+function preferred(a: Standing, b: Standing): boolean {
   if (a.deleting !== b.deleting) return !a.deleting;
   if (a.ready !== b.ready) return a.ready;
   return a.createdAt > b.createdAt;
 }
 
 /**
- * One agent per node, sorted by node name, packed (a list of 100,000 agents is held for a whole
- * run). The candidates that stand for their node are packed as they are, with no copy of each.
+ * One agent per node, sorted by node name, packed as the pods are listed: no candidate outlives
+ * its page (a list of 100,000 agents is held for a whole run); per pod only its place, standing
+ * and its node's entry are kept until the list ends.
  */
-export function agentsPerNode(candidates: readonly (AgentCandidate | undefined)[]): PackedAgents {
-  const byNode = new Map<string, AgentCandidate>();
-  for (const candidate of candidates) {
-    if (!candidate) continue;
-    const current = byNode.get(candidate.node);
-    if (!current || preferred(candidate, current)) byNode.set(candidate.node, candidate);
+export class AgentsPerNode {
+  readonly #packer = new AgentPacker();
+  readonly #byNode = new Map<string, number>();
+  /** Per pod listed: bit 0 deleting, bit 1 ready. */
+  readonly #flags: number[] = [];
+  readonly #createdAt: number[] = [];
+
+  add(candidate: AgentCandidate | undefined): void {
+    if (!candidate) return;
+    const index = this.#packer.add(candidate);
+    this.#flags.push((candidate.deleting ? 1 : 0) | (candidate.ready ? 2 : 0));
+    this.#createdAt.push(Date.parse(candidate.createdAt) || 0);
+    const current = this.#byNode.get(candidate.node);
+    if (current === undefined || preferred(this.#standing(index), this.#standing(current)))
+      this.#byNode.set(candidate.node, index);
   }
-  const chosen = [...byNode.values()];
-  byNode.clear();
-  return new PackedAgents(chosen.sort((a, b) => a.node.localeCompare(b.node)));
+
+  packed(): PackedAgents {
+    const chosen = [...this.#byNode].sort(([a], [b]) => a.localeCompare(b)).map(([, index]) => index);
+    this.#byNode.clear();
+    return this.#packer.packed(chosen);
+  }
+
+  #standing(index: number): Standing {
+    const flags = this.#flags[index] ?? 0;
+    return { deleting: (flags & 1) === 1, ready: (flags & 2) === 2, createdAt: this.#createdAt[index] ?? 0 };
+  }
+}
+
+/** One agent per node of `candidates`, sorted by node name, packed. */
+export function agentsPerNode(candidates: Iterable<AgentCandidate | undefined>): PackedAgents {
+  const perNode = new AgentsPerNode();
+  for (const candidate of candidates) perNode.add(candidate);
+  return perNode.packed();
 }

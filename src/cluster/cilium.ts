@@ -1,4 +1,4 @@
-import { AGENT_CONTAINER, AGENT_SELECTOR, agentCandidate, agentsPerNode } from './agent-pods.ts';
+import { AGENT_CONTAINER, AGENT_SELECTOR, AgentsPerNode, agentCandidate } from './agent-pods.ts';
 import { EXIT_NOT_FOUND } from './exec-status.ts';
 import { fanOut } from './fan-out.ts';
 import type { PackedAgents } from './packed-agents.ts';
@@ -46,15 +46,20 @@ export class KubeCiliumFacade implements CiliumFacade {
     private readonly kube: KubeFacade,
     readonly namespace: string = DEFAULT_CILIUM_NAMESPACE,
   ) {
-    this.#agents = cachedUntilFailure(async () =>
-      agentsPerNode(
-        await kube.list(RESOURCES.pods, {
-          namespace,
-          labelSelector: AGENT_SELECTOR,
-          project: agentCandidate,
-        }),
-      ),
-    );
+    this.#agents = cachedUntilFailure(async () => {
+      // Each pod is packed as its page is read; the list itself keeps nothing. A list started over
+      // (410) adds its pods again: one per node is still kept.
+      const perNode = new AgentsPerNode();
+      await kube.list(RESOURCES.pods, {
+        namespace,
+        labelSelector: AGENT_SELECTOR,
+        project: (pod) => {
+          perNode.add(agentCandidate(pod));
+          return undefined;
+        },
+      });
+      return perNode.packed();
+    });
     this.config = cachedUntilFailure(async () => {
       try {
         const configMap = await kube.get(RESOURCES.configmaps, namespace, CILIUM_CONFIG_MAP);

@@ -88,7 +88,7 @@ describe('fanOut', () => {
   });
 
   it('walks a packed list, skipping the agents an earlier invocation did', async () => {
-    const packed = new PackedAgents(agents);
+    const packed = PackedAgents.of(agents);
     const seen: string[] = [];
     const results = await fanOut(
       packed,

@@ -18,18 +18,18 @@ const agents: AgentPod[] = [
 
 describe('PackedAgents', () => {
   it('gives back every agent as it was packed, in order', () => {
-    const packed = new PackedAgents(agents);
+    const packed = PackedAgents.of(agents);
     expect(packed.length).toBe(3);
     expect(packed.all()).toEqual(agents);
     expect(packed.at(1)).toEqual(agents[1]);
     expect(packed.at(1)).not.toHaveProperty('containerId');
     expect(packed.at(-1)).toEqual(agents[2]);
     expect(packed.at(3)).toBeUndefined();
-    expect(new PackedAgents([]).all()).toEqual([]);
+    expect(PackedAgents.of([]).all()).toEqual([]);
   });
 
   it('holds no agent object: each is made anew, so a caller changing one changes no other', () => {
-    const packed = new PackedAgents(agents);
+    const packed = PackedAgents.of(agents);
     const first = packed.at(0) as AgentPod;
     expect(packed.at(0)).not.toBe(first);
     first.node = 'changed';
