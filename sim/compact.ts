@@ -1,3 +1,4 @@
+import type { ByteSink } from './byte-sink.ts';
 import { deepFreeze, type KubeObject } from './objects.ts';
 
 /**
@@ -40,13 +41,15 @@ const marker = (index: number) => `${MARK}${index}${MARK}`;
 /** A JSON text cut at its markers: `parts[i]`, then value `slots[i]`, ..., then the last part. */
 interface JsonTemplate {
   parts: string[];
+  /** The parts as UTF-8, for writing into a sink. */
+  bytes: Buffer[];
   slots: number[];
   /** Whether the slot is a whole JSON string (replaced quotes and all) or inside one. */
   whole: boolean[];
 }
 
 function compileJson(text: string): JsonTemplate {
-  const template: JsonTemplate = { parts: [], slots: [], whole: [] };
+  const template: JsonTemplate = { parts: [], bytes: [], slots: [], whole: [] };
   let from = 0;
   for (const match of text.matchAll(MARKER)) {
     const start = match.index;
@@ -60,18 +63,32 @@ function compileJson(text: string): JsonTemplate {
     from = whole ? end + 1 : end;
   }
   template.parts.push(text.slice(from));
+  template.bytes = template.parts.map((part) => Buffer.from(part));
   return template;
+}
+
+/** A value as it stands in the JSON: a whole token, or the inside of a string. */
+function valueJson(value: Value, whole: boolean): string {
+  const json = JSON.stringify(value);
+  return whole || typeof value !== 'string' ? json : json.slice(1, -1);
 }
 
 function spliceJson(template: JsonTemplate, values: readonly Value[]): string {
   const { parts, slots, whole } = template;
   let text = parts[0] as string;
   for (let i = 0; i < slots.length; i++) {
-    const value = values[slots[i] as number] as Value;
-    const json = JSON.stringify(value);
-    text += (whole[i] ? json : typeof value === 'string' ? json.slice(1, -1) : json) + parts[i + 1];
+    text += valueJson(values[slots[i] as number] as Value, whole[i] as boolean) + parts[i + 1];
   }
   return text;
+}
+
+function writeSpliced(template: JsonTemplate, values: readonly Value[], sink: ByteSink): void {
+  const { bytes, slots, whole } = template;
+  sink.bytes(bytes[0] as Buffer);
+  for (let i = 0; i < slots.length; i++) {
+    sink.text(valueJson(values[slots[i] as number] as Value, whole[i] as boolean));
+    sink.bytes(bytes[i + 1] as Buffer);
+  }
 }
 
 /** `value` with the markers in its strings replaced by the values (a string that is one marker becomes the value). */
@@ -169,17 +186,20 @@ export class CompactRead<R> {
     return this.tmpl;
   }
 
-  /** JSON.stringify(project(object)), spliced. */
-  json(project: Projection): string {
+  /** JSON.stringify(project(object)), spliced into `sink`. */
+  writeJson(project: Projection, sink: ByteSink): void {
+    writeSpliced(this.compiled(project), this.values(), sink);
+  }
+
+  private compiled(project: Projection): JsonTemplate {
     const template = this.template();
     let compiled = template.json.get(project);
-    const values = this.values();
     if (!compiled) {
       compiled = compileJson(JSON.stringify(project(template.marked)));
-      check(spliceJson(compiled, values), JSON.stringify(project(this.object())), project);
+      check(spliceJson(compiled, this.values()), JSON.stringify(project(this.object())), project);
       template.json.set(project, compiled);
     }
-    return spliceJson(compiled, values);
+    return compiled;
   }
 
   /** project(object), spliced: values built from the object (selector fields) without building it. */

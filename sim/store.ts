@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
+import type { ByteSink } from './byte-sink.ts';
 import { type CompactKind, CompactRead, makeRow, type Projection } from './compact.ts';
 import { deepFreeze, type KubeObject } from './objects.ts';
 import { RESOURCES, type ResourceType } from './resources.ts';
@@ -59,7 +60,8 @@ function objectOf(version: Version | undefined): KubeObject | null {
 /** An object a list read: the object itself, its JSON as served, or values derived from it. */
 export interface ListedObject {
   object(): KubeObject;
-  json(project: Projection): string;
+  /** JSON.stringify(project(object)), written into `sink`. */
+  writeJson(project: Projection, sink: ByteSink): void;
   derived<T>(project: (object: KubeObject) => T): T;
 }
 
@@ -68,8 +70,8 @@ class StoredRead implements ListedObject {
   object(): KubeObject {
     return this.stored;
   }
-  json(project: Projection): string {
-    return JSON.stringify(project(this.stored));
+  writeJson(project: Projection, sink: ByteSink): void {
+    sink.text(JSON.stringify(project(this.stored)));
   }
   derived<T>(project: (object: KubeObject) => T): T {
     return project(this.stored);

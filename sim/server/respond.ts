@@ -1,4 +1,5 @@
 import type { ServerResponse } from 'node:http';
+import { ByteSink } from '../byte-sink.ts';
 import type { Projection } from '../compact.ts';
 import type { ApiError } from '../status.ts';
 import type { ListedObject } from '../store.ts';
@@ -20,9 +21,11 @@ export function sendError(res: ServerResponse, error: ApiError): void {
   sendJson(res, error.code, error.toStatus());
 }
 
+const COMMA = Buffer.from(',');
+
 /**
- * Writes `{...head, items: [...]}`, each item as `project` makes it from what the list read, an
- * item at a time, so a large page never becomes one huge string in memory.
+ * Writes `{...head, items: [...]}`, each item as `project` makes it from what the list read, in
+ * chunks as they fill, so a large page never becomes one huge string in memory.
  */
 export async function sendList(
   res: ServerResponse,
@@ -31,14 +34,21 @@ export async function sendList(
   project: Projection,
 ): Promise<void> {
   res.writeHead(200, { 'Content-Type': 'application/json' });
+  let full = false;
+  const sink = new ByteSink((bytes) => {
+    if (!res.write(bytes)) full = true;
+  });
   const opening = JSON.stringify(head);
-  let buffer = `${opening.slice(0, -1)}${opening.length > 2 ? ',' : ''}"items":[`;
+  sink.text(`${opening.slice(0, -1)}${opening.length > 2 ? ',' : ''}"items":[`);
   for (let i = 0; i < items.length; i++) {
-    buffer += (i ? ',' : '') + (items[i] as ListedObject).json(project);
-    if (buffer.length > 64 * 1024) {
-      if (!res.write(buffer)) await new Promise((resolve) => res.once('drain', resolve));
-      buffer = '';
+    if (i) sink.bytes(COMMA);
+    (items[i] as ListedObject).writeJson(project, sink);
+    if (full) {
+      await new Promise((resolve) => res.once('drain', resolve));
+      full = false;
     }
   }
-  res.end(`${buffer}]}`);
+  sink.text(']}');
+  sink.drain();
+  res.end();
 }
