@@ -90,6 +90,15 @@ export class KubeCiliumFacade implements CiliumFacade {
     return (await this.#agents()).all();
   }
 
+  async findAgent(test: (agent: AgentPod) => boolean): Promise<AgentPod | undefined> {
+    const agents = await this.#agents();
+    for (let index = 0; index < agents.length; index++) {
+      const agent = agents.at(index) as AgentPod;
+      if (test(agent)) return agent;
+    }
+    return undefined;
+  }
+
   exec(agent: AgentPod, command: string[], options?: ExecOptions): Promise<ExecResult> {
     return this.kube.exec(agent.namespace, agent.name, AGENT_CONTAINER, command, options);
   }

@@ -249,6 +249,11 @@ export interface CiliumFacade {
   readonly namespace: string;
   /** The agent pods, one per node (listed once per run, each call's objects its own). */
   agents(): Promise<AgentPod[]>;
+  /**
+   * The first agent, in node order, that `test` accepts: made one at a time, where `agents()`
+   * makes every agent (100,000 objects at a 100,000-node cluster) to pick one.
+   */
+  findAgent(test: (agent: AgentPod) => boolean): Promise<AgentPod | undefined>;
   /** The `cilium-config` ConfigMap's data, read once per run. */
   config(): Promise<Record<string, string>>;
   /** Runs a command in an agent's cilium-agent container; non-zero exits are results, not errors. */

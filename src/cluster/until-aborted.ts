@@ -37,6 +37,7 @@ export function ciliumUntilAborted(cilium: CiliumFacade, signal: AbortSignal): C
       return cilium.namespace;
     },
     agents: () => untilAborted(cilium.agents(), signal),
+    findAgent: (test) => untilAborted(cilium.findAgent(test), signal),
     config: () => untilAborted(cilium.config(), signal),
     exec: (agent, command, options) => cilium.exec(agent, command, withSignal(options, signal)),
     execFirst: (agent, alternatives, options) =>

@@ -80,8 +80,8 @@ export const socketLbStep = defineStep<CgroupRootHooksParams, CgroupRootState>({
   writes: false,
   async run(ctx) {
     const config = await ctx.cilium.config();
-    const agents = await ctx.cilium.agents();
-    const sample = agents.find((agent) => agent.ready) ?? agents[0];
+    const sample =
+      (await ctx.cilium.findAgent((agent) => agent.ready)) ?? (await ctx.cilium.findAgent(() => true));
     const status = sample ? await agentStatus(ctx.cilium, sample) : undefined;
     const decision = decideSocketLb(config, status);
     ctx.state.socketLb = decision;

@@ -49,6 +49,7 @@ function fakes(polls: KubeObject[][], hostMark: boolean) {
       return { stdout, stderr: Buffer.alloc(0), exitCode: 0, command: ['iptables-save', '-t', 'filter'] };
     },
     agents: unused,
+    findAgent: unused,
     config: unused,
     exec: unused,
     execFirst: unused,

@@ -49,6 +49,11 @@ describe('CiliumFacade', () => {
       );
     }
     expect(await access.cilium.agents()).toEqual(agents);
+    // One agent found by a test, in node order, from the same list.
+    const firstNotReady = agents.find((a) => !a.ready);
+    expect(firstNotReady).toBeDefined();
+    expect(await access.cilium.findAgent((a) => !a.ready)).toEqual(firstNotReady);
+    expect(await access.cilium.findAgent(() => false)).toBeUndefined();
     expect(requests()).toBe(1);
   });
 

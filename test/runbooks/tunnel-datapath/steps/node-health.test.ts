@@ -20,6 +20,7 @@ function withExec(
     cilium: {
       namespace: cilium.namespace,
       agents: () => cilium.agents(),
+      findAgent: (test) => cilium.findAgent(test),
       config: () => cilium.config(),
       exec,
       execFirst: (agent, alternatives, options) => cilium.execFirst(agent, alternatives, options),
