@@ -3,6 +3,9 @@
 //   FAN_OUT_PAUSE_AFTER=20000 node --import tsx --max-old-space-size=8192 bench/fan-out-memory.ts 20000 100000
 // (the second: each run is one invocation that pauses once 20,000 agents are judged, as a Lambda's
 // would; its "report" is then the checkpoint; a 100,000-node simulator takes about 3 GiB here).
+// FAN_OUT_CASE=healthy measures one case; FAN_OUT_NO_GC=1 leaves collection to V8 as the worker
+// runs (the RSS then shows what the collector lets grow); FAN_OUT_SERIES=1 prints the RSS and
+// V8's spaces through the run.
 // At each size, in a child running the deploy's bundle: every agent healthy; every exec forbidden
 // (each agent fails alike); and a deadline that stops the run part way (the agents not reached
 // fail with its reason). Per case, the heap's peak after full collections and the peak RSS, and
