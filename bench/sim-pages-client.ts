@@ -18,7 +18,10 @@ interface Ask {
 let setup: Setup | undefined;
 let agent: Agent | undefined;
 
-function get({ path, accept }: Ask, { url, token }: Setup, via: Agent): void {
+/** Asks again once when the server closed the kept-alive socket as the request went out (its 5 s idle timeout). */
+function get(ask: Ask, setup: Setup, via: Agent, retried = false): void {
+  const { path, accept } = ask;
+  const { url, token } = setup;
   request(`${url}${path}`, { agent: via, headers: { authorization: `Bearer ${token}`, accept } }, (res) => {
     let head = '';
     let bytes = 0;
@@ -30,7 +33,12 @@ function get({ path, accept }: Ask, { url, token }: Setup, via: Agent): void {
       const next = /^\{[^[]*?"continue":"([^"]+)"/.exec(head)?.[1];
       process.send?.({ status: res.statusCode, bytes, ...(next ? { continue: next } : {}) });
     });
-  }).end();
+  })
+    .on('error', (error: NodeJS.ErrnoException) => {
+      if (!retried && error.code === 'ECONNRESET') get(ask, setup, via, true);
+      else throw error;
+    })
+    .end();
 }
 
 process.on('message', (message: Setup | Ask | 'exit') => {

@@ -6,6 +6,8 @@
  * deeper into the store. Run as the bench runs (`docs/scale.md` quotes it):
  *
  *   node --import tsx --expose-gc --max-old-space-size=8192 bench/sim-pages-probe.ts 20000 [pages]
+ *
+ * With more pages than a list has (e.g. 100000), it reads each list whole instead.
  */
 import { fork } from 'node:child_process';
 import { PerformanceObserver } from 'node:perf_hooks';
@@ -55,6 +57,7 @@ function get(path: string, accept: string): Promise<{ continue?: string; bytes: 
   return ask({ path, accept });
 }
 
+const sum = (values: number[]) => values.reduce((total, value) => total + value, 0);
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[values.length >> 1] ?? 0;
 
 /** A continue token three-quarters into the list, as a client that paged that far holds. */
@@ -104,6 +107,15 @@ async function pages(label: string, type: ResourceType, path: string, accept: st
     : undefined;
   gcMs = 0;
   const early = await pageTimes(path, accept);
+  const whole = `${early.wall.length} pages in ${(sum(early.wall) / 1000).toFixed(1)} s, CPU ${(sum(early.cpu) / 1000).toFixed(1)} s`;
+  if (early.wall.length < pagesPerList) {
+    // The whole list was read: no second run from three-quarters in.
+    console.log(
+      `${label}: the whole list, ${whole}; median page ${median(early.wall).toFixed(1)} ms ` +
+        `(CPU ${median(early.cpu).toFixed(1)} ms); GC ${(gcMs / 1000).toFixed(1)} s`,
+    );
+    return;
+  }
   const earlyGcMs = gcMs;
   const token = tokenAt(type, 0.75, match);
   gcMs = 0;
