@@ -1,7 +1,10 @@
 // A bench child: the worker's code, bundled as the deploy bundles it, measured in its own process
 // (its peak RSS and CPU are the worker's, not the simulator's). Prints one JSON line: the run's
 // wall time and CPU time (from the first request on), the process's peak RSS, and the verdict.
-import { readFileSync } from 'node:fs';
+
+import { subscribe } from 'node:diagnostics_channel';
+import { appendFileSync, readFileSync } from 'node:fs';
+import { getHeapSpaceStatistics } from 'node:v8';
 import { CoreV1Api, KubeConfig } from '@kubernetes/client-node';
 import { cgroupRootHooks } from '../runbooks/cgroup-root-hooks/index.ts';
 import { unmanagedPods } from '../runbooks/unmanaged-pods/index.ts';
@@ -17,6 +20,8 @@ const kc = new KubeConfig();
 kc.loadFromString(readFileSync(kubeconfigPath as string, 'utf8'));
 const access = clusterAccess(kc, { name: 'bench', requestTimeoutMs: 120_000 });
 const execs = recordClientExecs();
+const seriesFile = process.env.BENCH_WORKER_SERIES;
+if (seriesFile) sampleEachSecond(seriesFile);
 const started = performance.now();
 const cpuBefore = process.cpuUsage();
 let verdict = '';
@@ -66,3 +71,35 @@ process.stdout.write(
   })}\n`,
 );
 process.exit(0);
+
+/**
+ * BENCH_WORKER_SERIES=<file>: a development aid, one JSON line a second appended to the file (the
+ * RSS, V8's spaces and external memory in MiB, the execs started), to see where a run's peak is.
+ */
+function sampleEachSecond(file: string): void {
+  let execsStarted = 0;
+  subscribe('http.client.request.start', (message) => {
+    if ((message as { request: { path: string } }).request.path.includes('/exec?')) execsStarted += 1;
+  });
+  const MiB = 1024 * 1024;
+  const began = performance.now();
+  const space = (name: string) =>
+    Math.round((getHeapSpaceStatistics().find((s) => s.space_name === name)?.space_used_size ?? 0) / MiB);
+  setInterval(() => {
+    const usage = process.memoryUsage();
+    const line = {
+      s: Math.round((performance.now() - began) / 1000),
+      execs: execsStarted,
+      rss: Math.round(usage.rss / MiB),
+      heap: Math.round(usage.heapUsed / MiB),
+      heapTotal: Math.round(usage.heapTotal / MiB),
+      external: Math.round(usage.external / MiB),
+      arrayBuffers: Math.round(usage.arrayBuffers / MiB),
+      old: space('old_space'),
+      young: space('new_space'),
+      large: space('large_object_space'),
+      code: space('code_space'),
+    };
+    appendFileSync(file, `${JSON.stringify(line)}\n`);
+  }, 1000).unref();
+}

@@ -1,5 +1,6 @@
 import * as z from 'zod';
-import { parseJsonOutput, validateOutput } from './command-output.ts';
+import { validateOutput } from './command-output.ts';
+import { jsonMember } from './json-member.ts';
 
 const COMMAND = 'cilium-dbg status -o json';
 
@@ -21,13 +22,27 @@ export interface AgentSocketLb {
   field: string;
 }
 
+const SECTION = 'kube-proxy-replacement';
+
+/** The status's kube-proxy-replacement section alone: the rest lists every node of the cluster. */
+function kubeProxyReplacement(output: string | Uint8Array): unknown {
+  try {
+    return jsonMember(typeof output === 'string' ? Buffer.from(output) : output, SECTION);
+  } catch (error) {
+    throw new Error(`${COMMAND} printed JSON that does not parse: ${(error as Error).message}`);
+  }
+}
+
 /**
  * Whether the agent runs socket LB, from `cilium-dbg status -o json` (`socketLB: {}` when off), or
  * `hostReachableServices` from agents older than 1.10. Status without either throws: the agent
- * did not say, and the config decides instead.
+ * did not say, and the config decides instead. Only its kube-proxy-replacement section is parsed:
+ * the status lists every node of the cluster (about 300 bytes a node, 30 MB at 100,000 nodes),
+ * which as text and objects was the largest thing a cgroup check held.
  */
-export function parseSocketLbStatus(output: string): AgentSocketLb {
-  const status = validateOutput(STATUS, parseJsonOutput(output, COMMAND), COMMAND);
+export function parseSocketLbStatus(output: string | Uint8Array): AgentSocketLb {
+  const section = kubeProxyReplacement(output);
+  const status = validateOutput(STATUS, section === undefined ? {} : { [SECTION]: section }, COMMAND);
   const { socketLB, hostReachableServices } = status['kube-proxy-replacement'].features;
   const [name, feature] = socketLB
     ? ['socketLB', socketLB]

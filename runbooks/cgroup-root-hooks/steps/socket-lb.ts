@@ -36,7 +36,7 @@ async function agentStatus(cilium: CiliumFacade, agent: AgentPod): Promise<Agent
     const result = await cilium.dbg(agent, ['status', '-o', 'json']);
     const source = `${node}: ${result.command.join(' ')}`;
     if (result.exitCode !== 0) return { node, ok: false, evidence: { source, text: failureText(result) } };
-    const { enabled, field } = parseSocketLbStatus(result.stdout.toString());
+    const { enabled, field } = parseSocketLbStatus(result.stdout);
     return { node, ok: true, enabled, evidence: { source, text: `${field}: ${enabled}` } };
   } catch (error) {
     return {
