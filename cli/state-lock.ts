@@ -46,10 +46,11 @@ function isDead(holder: Holder): boolean {
 }
 
 /**
- * Takes the local state for this process: one command at a time, as LevelDB allows (a second
- * opener crashed inside dynalite with "Database is closed"). A lock left by a process that died
- * (kill -9, a crash) is taken over when its pid is provably gone on this host: waiting for a
- * timeout would only refuse the next command for no reason. Returns the release.
+ * Takes the local state for this process: one command at a time, since each reads the state file
+ * once and then only appends to it (two would each miss the other's writes, the brake's too). A
+ * lock left by a process that died (kill -9, a crash) is taken over when its pid is provably gone
+ * on this host: waiting for a timeout would only refuse the next command for no reason. Returns
+ * the release.
  */
 export function lockState(dir: string): () => void {
   const path = join(dir, 'responder.lock');

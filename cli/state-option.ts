@@ -1,4 +1,4 @@
-import { memoryStore } from '../src/store/index.ts';
+import { memoryStore } from '../src/store/memory.ts';
 import type { RunRecord, StateStore } from '../src/store/types.ts';
 import { leftBehindLine, openLocalState } from './local-state.ts';
 

@@ -19,10 +19,15 @@ async function loadedByRun(): Promise<string[]> {
   const start = Object.keys(outputs).find((path) => outputs[path]?.entryPoint === 'cli/actions/run.ts');
   if (!start) throw new Error('no output for cli/actions/run.ts');
   const loaded = new Set([start]);
+  const external: string[] = [];
   for (const path of loaded)
-    for (const imported of outputs[path]?.imports ?? [])
-      if (imported.kind === 'import-statement' && outputs[imported.path]) loaded.add(imported.path);
-  return [...loaded].flatMap((path) => Object.keys(outputs[path]?.inputs ?? {}));
+    for (const imported of outputs[path]?.imports ?? []) {
+      if (imported.kind !== 'import-statement') continue;
+      if (outputs[imported.path]) loaded.add(imported.path);
+      // Packages left in node_modules (dynalite, tsx), by name.
+      else if (imported.external) external.push(`node_modules/${imported.path}/`);
+    }
+  return [...[...loaded].flatMap((path) => Object.keys(outputs[path]?.inputs ?? {})), ...external];
 }
 
 describe("`responder run`'s start", () => {
@@ -32,6 +37,16 @@ describe("`responder run`'s start", () => {
     expect(inputs).toContain('src/cluster/exec.ts');
     // Nor openid-client, which only a kubeconfig's OIDC user needs.
     expect(inputs.filter((path) => /node_modules\/(openid-client|oauth4webapi)\//.test(path))).toEqual([]);
+  }, 240_000);
+
+  it('keeps its local state without dynalite or the DynamoDB client, which took a tenth of a second before the first request', async () => {
+    const inputs = await loadedByRun();
+    expect(inputs).toContain('cli/state-file.ts');
+    expect(
+      inputs.filter((path) =>
+        /node_modules\/(dynalite|@aws-sdk\/client-dynamodb|@aws-sdk\/lib-dynamodb)\//.test(path),
+      ),
+    ).toEqual([]);
   }, 240_000);
 
   it("evaluates none of the proxy agents KubeConfig imports (socks and its DNS lookups): a proxied cluster's first request does", () => {

@@ -2,8 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { type BrakeEntry, brakeState, inWindow } from '../brake-window.ts';
 import type { BrakeStore } from '../types.ts';
 
-export function memoryBrake(): BrakeStore {
-  const logs = new Map<string, BrakeEntry[]>();
+export function memoryBrake(logs = new Map<string, BrakeEntry[]>()): BrakeStore {
   return {
     async take(cluster, limit, windowSeconds, now) {
       // Stryker disable next-line ArrayDeclaration: an entry without a time is outside every window

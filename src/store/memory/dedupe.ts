@@ -1,8 +1,7 @@
 import { expiryAt, hasExpired } from '../expiry.ts';
 import type { DedupeStore } from '../types.ts';
 
-export function memoryDedupe(): DedupeStore {
-  const expiries = new Map<string, number>();
+export function memoryDedupe(expiries = new Map<string, number>()): DedupeStore {
   return {
     // No await between the check and the write: concurrent callers in this process are served one
     // at a time, so exactly one of them sees the key free.

@@ -1,13 +1,12 @@
 import { expiryAt, hasExpired, isoAt } from '../expiry.ts';
 import type { LeaseStore } from '../types.ts';
 
-interface Lease {
+export interface Lease {
   owner: string;
   expiresAt: number;
 }
 
-export function memoryLeases(): LeaseStore {
-  const leases = new Map<string, Lease>();
+export function memoryLeases(leases = new Map<string, Lease>()): LeaseStore {
   return {
     // Check and write in one synchronous turn, as in the dedupe store.
     async acquire(key, owner, ttlSeconds, now) {

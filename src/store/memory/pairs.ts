@@ -1,8 +1,13 @@
 import { expiryAt, hasExpired } from '../expiry.ts';
 import type { PairState, PairStore } from '../types.ts';
 
-export function memoryPairs(): PairStore {
-  const pairs = new Map<string, { state: PairState; expiresAt: number }>();
+/** A pair's state and the epoch second its window ends. */
+export interface PairEntry {
+  state: PairState;
+  expiresAt: number;
+}
+
+export function memoryPairs(pairs = new Map<string, PairEntry>()): PairStore {
   const live = (key: string, now: Date) => {
     const entry = pairs.get(key);
     return entry && !hasExpired(entry.expiresAt, now) ? entry.state : undefined;

@@ -28,8 +28,7 @@ function inPage(record: RunRecord, query: RunPageQuery): boolean {
   );
 }
 
-export function memoryRuns(): RunStore {
-  const records = new Map<string, RunRecord>();
+export function memoryRuns(records = new Map<string, RunRecord>()): RunStore {
   const page: RunStore['page'] = async (query) => {
     const newestFirst = [...records.values()]
       .filter((record) => inPage(record, query))
