@@ -7,6 +7,7 @@ export interface AgentSource {
 }
 
 const SEPARATOR = '\0';
+const SEPARATOR_BYTE = 0;
 /** Text gathered before it is written to a buffer: about a page of agents. */
 const CHUNK_CHARS = 64 * 1024;
 
@@ -51,9 +52,7 @@ export class PackedAgents implements AgentSource {
   at(index: number): AgentPod | undefined {
     const i = index < 0 ? this.length + index : index;
     if (!(i >= 0 && i < this.length)) return undefined;
-    const [name = '', namespace = '', uid = '', node = '', containerId = ''] = this.#text
-      .toString('utf8', this.#starts[i], this.#ends[i])
-      .split(SEPARATOR);
+    const [name = '', namespace = '', uid = '', node = '', containerId = ''] = this.#fields(i);
     return {
       name,
       namespace: this.#namespaces.get(namespace) ?? namespace,
@@ -62,6 +61,23 @@ export class PackedAgents implements AgentSource {
       ready: this.#ready[i] === 1,
       ...(containerId ? { containerId } : {}),
     };
+  }
+
+  /**
+   * Agent i's fields, each decoded on its own: a field cut from one string of them all (split)
+   * would keep that whole string alive for as long as a caller keeps the field (a run keeps every
+   * node name it has done, 100,000 of them).
+   */
+  #fields(i: number): string[] {
+    const fields: string[] = [];
+    const end = this.#ends[i] as number;
+    for (let from = this.#starts[i] as number; ; ) {
+      const separator = this.#text.indexOf(SEPARATOR_BYTE, from);
+      const to = separator < 0 || separator > end ? end : separator;
+      fields.push(this.#text.toString('utf8', from, to));
+      if (to === end) return fields;
+      from = to + 1;
+    }
   }
 
   /** Every agent, made anew: for a step that needs them all at once. */
