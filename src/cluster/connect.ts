@@ -7,7 +7,6 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { KubeConfig } from '@kubernetes/client-node';
 import type { AwsCredentialIdentityProvider } from '@smithy/types';
-import { clusterClientConfig, clusterCredentials } from '../aws/credentials.ts';
 import { type Ec2Reader, ec2Reader } from '../aws/ec2.ts';
 import type { AwsSide } from '../aws/side.ts';
 import { clusterAccess } from './access.ts';
@@ -40,6 +39,8 @@ export async function connect(ref: ClusterRef, options: ConnectOptions = {}): Pr
         ...timeout,
       });
       if (!ref.aws) return access;
+      // The AWS credential code loads only for a kubeconfig cluster with an AWS side.
+      const { clusterCredentials } = await import('../aws/credentials.ts');
       return { ...access, aws: awsSide(ref.aws, clusterCredentials(ref.aws, options.credentials)) };
     }
     case 'sim': {
@@ -58,8 +59,9 @@ export async function connect(ref: ClusterRef, options: ConnectOptions = {}): Pr
 function awsSide(side: AwsSide, credentials: AwsCredentialIdentityProvider | undefined) {
   let loaded: Promise<Ec2Reader> | undefined;
   const reader = () => {
-    loaded ??= import('@aws-sdk/client-ec2').then(({ EC2Client }) =>
-      ec2Reader(new EC2Client(clusterClientConfig(side, credentials)), side.region),
+    loaded ??= Promise.all([import('@aws-sdk/client-ec2'), import('../aws/credentials.ts')]).then(
+      ([{ EC2Client }, { clusterClientConfig }]) =>
+        ec2Reader(new EC2Client(clusterClientConfig(side, credentials)), side.region),
     );
     return loaded;
   };

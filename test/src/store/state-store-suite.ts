@@ -340,6 +340,13 @@ export function describeStateStore(adapter: string, makeStore: () => Promise<Sta
         expect(await store.pairs.put('prod|unmanaged-pods|auto', state(1, 'job-9'), 600, at(700))).toBe(true);
       });
 
+      it('is not changed by a reader changing the state it read', async () => {
+        await store.pairs.put('prod|unmanaged-pods|auto', state(1, 'job-1'), 600, T0);
+        const read = await store.pairs.get('prod|unmanaged-pods|auto', T0);
+        if (read) read.owner = 'job-2';
+        expect(await store.pairs.get('prod|unmanaged-pods|auto', T0)).toEqual(state(1, 'job-1'));
+      });
+
       it('lets exactly one of 20 concurrent writers of the same version through', async () => {
         const landed = await Promise.all(
           Array.from({ length: 20 }, (_, i) => store.pairs.put('p', state(1, `job-${i}`), 600, T0)),
