@@ -14,15 +14,13 @@ import {
 } from '../../sdk/index.ts';
 import { KeySet } from './key-set.ts';
 import type { UnmanagedPodsParams } from './params.ts';
+import { byNamespaceKey, RUNNING_ON_POD_NETWORK, readSideBySide } from './side-by-side.ts';
 
 /** What a scan reads: the cluster, the params and limits, the clock, and where it reports progress. */
 type ScanContext = Pick<
   StepContext<UnmanagedPodsParams, unknown>,
   'kube' | 'cilium' | 'params' | 'limits' | 'now' | 'progress'
 >;
-
-/** Server-side filters: only Running pods on the pod network can be unmanaged. */
-const RUNNING_ON_POD_NETWORK = 'status.phase=Running,spec.hostNetwork=false';
 
 export interface UnmanagedPod extends PodFacts {
   ageSeconds: number;
@@ -94,14 +92,14 @@ async function agentHealth(ctx: ScanContext): Promise<AgentHealth> {
   };
 }
 
-/** The namespaces a scan reads: the params' (each once), or every namespace in the cluster. */
+/** The namespaces a scan reads: the params' (each once), or every namespace in the cluster, in key order. */
 async function namespacesToRead(ctx: ScanContext): Promise<string[]> {
   if (ctx.params.namespaces) return [...new Set(ctx.params.namespaces)];
   const names = await ctx.kube.list(RESOURCES.namespaces, {
     metadataOnly: true,
     project: ({ metadata }) => metadata.name,
   });
-  return names.sort();
+  return names.sort(byNamespaceKey);
 }
 
 /**
@@ -129,11 +127,9 @@ async function readNamespace(ctx: ScanContext, namespace: string, graceSeconds: 
     fieldSelector: RUNNING_ON_POD_NETWORK,
     project: withoutEndpoint,
   });
-  const { unmanaged, young } = splitByAge(candidates, ctx.now(), graceSeconds);
   into.podsChecked += pods;
   into.endpoints += endpoints.size;
-  into.unmanaged.push(...unmanaged);
-  into.young.push(...young);
+  judge(ctx, into, candidates, graceSeconds);
 }
 
 /** A whole scan, or where one that paused stands. */
@@ -143,6 +139,34 @@ export type ScanOrSoFar = { scan: Scan; sofar?: undefined } | { scan?: undefined
 async function newScan(ctx: ScanContext): Promise<ScanSoFar> {
   const all = await namespacesToRead(ctx);
   return { namespaces: all.length, left: all, podsChecked: 0, endpoints: 0, unmanaged: [], young: [] };
+}
+
+/** Adds pods judged without an endpoint to the scan, split by age. */
+function judge(ctx: ScanContext, sofar: ScanSoFar, pods: readonly PodFacts[], graceSeconds: number) {
+  const { unmanaged, young } = splitByAge(pods, ctx.now(), graceSeconds);
+  sofar.unmanaged.push(...unmanaged);
+  sofar.young.push(...young);
+}
+
+/**
+ * A scan of every namespace, started: the cluster's two lists read side by side, the requests of
+ * reading each once (per namespace, a cluster of 4,000 namespaces took a quarter more). Where
+ * that stopped (`pausing`, or an expired continue token) `sofar.left` says.
+ */
+async function readEveryNamespace(
+  ctx: ScanContext,
+  sofar: ScanSoFar,
+  graceSeconds: number,
+  pausing: () => boolean,
+): Promise<void> {
+  const read = await readSideBySide(ctx.kube, sofar.left, {
+    pausing,
+    onNamespaceRead: (done) => ctx.progress(done, sofar.namespaces, 'namespaces scanned'),
+  });
+  sofar.podsChecked += read.podsChecked;
+  sofar.endpoints += read.endpoints;
+  sofar.left = read.left;
+  judge(ctx, sofar, read.withoutEndpoint, graceSeconds);
 }
 
 /**
@@ -164,6 +188,16 @@ async function readNamespaces(
     ctx.progress(sofar.namespaces - todo.length + next, sofar.namespaces, 'namespaces scanned');
   }
   sofar.left = todo.slice(next);
+}
+
+/**
+ * Reads what `sofar` has left: a new scan of every namespace side by side, and what that leaves
+ * (or a scan of named namespaces, or one going on from an earlier invocation) one namespace at a time.
+ */
+async function read(ctx: ScanContext, sofar: ScanSoFar, isNew: boolean, pausing: () => boolean) {
+  const graceSeconds = graceOf(ctx);
+  if (isNew && !ctx.params.namespaces) await readEveryNamespace(ctx, sofar, graceSeconds, pausing);
+  await readNamespaces(ctx, sofar, graceSeconds, pausing);
 }
 
 /** The scan once every namespace is read: sorted, and each unmanaged pod's hold decided. */
@@ -197,7 +231,7 @@ export async function scanUntilPaused(
   const sofar = from
     ? { ...from, unmanaged: [...from.unmanaged], young: [...from.young] }
     : await newScan(ctx);
-  await readNamespaces(ctx, sofar, graceOf(ctx), options.pausing);
+  await read(ctx, sofar, !from, options.pausing);
   if (sofar.left.length > 0) return { sofar };
   return { scan: await finished(ctx, sofar, graceOf(ctx)) };
 }
@@ -205,6 +239,6 @@ export async function scanUntilPaused(
 /** A whole scan, however long it takes (the run's deadline still ends it). */
 export async function scanCluster(ctx: ScanContext): Promise<Scan> {
   const sofar = await newScan(ctx);
-  await readNamespaces(ctx, sofar, graceOf(ctx), () => false);
+  await read(ctx, sofar, true, () => false);
   return finished(ctx, sofar, graceOf(ctx));
 }

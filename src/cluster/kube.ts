@@ -90,11 +90,16 @@ export class HttpKubeFacade implements KubeFacade {
   }
 
   private async listPages<T>(resource: ResourceRef, options: ListOptions<T>): Promise<T[]> {
+    const results: T[] = [];
+    for await (const page of this.pages(resource, options)) for (const one of page) results.push(one);
+    return results;
+  }
+
+  async *pages<T = KubeObject>(resource: ResourceRef, options: ListOptions<T>): AsyncGenerator<T[]> {
     const { project } = options;
     // A metadata list's items are PartialObjectMetadata; the caller names T for them.
     const keep = project === 'metadata' ? (object: KubeObject) => object as T : project;
     const metadataOnly = project === 'metadata' || options.metadataOnly === true;
-    const results: T[] = [];
     let continueToken: string | undefined;
     do {
       const request: HttpRequest = {
@@ -113,13 +118,14 @@ export class HttpKubeFacade implements KubeFacade {
         resource: resource.plural,
       };
       const page = await withRetries(() => this.call<ListPage>(request), this.reads);
+      const kept: T[] = [];
       for (const item of page.items ?? []) {
-        const kept = keep(item);
-        if (kept !== undefined) results.push(kept);
+        const one = keep(item);
+        if (one !== undefined) kept.push(one);
       }
       continueToken = page.metadata?.continue || undefined;
+      yield kept;
     } while (continueToken);
-    return results;
   }
 
   evict(namespace: string, name: string, options: EvictOptions): Promise<EvictionResult> {

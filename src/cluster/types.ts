@@ -180,6 +180,13 @@ export interface KubeReader {
   get(resource: ResourceRef, namespace: string | undefined, name: string): Promise<KubeObject>;
   /** A paged list, projected per item. */
   list<T = KubeObject>(resource: ResourceRef, options: ListOptions<T>): Promise<T[]>;
+  /**
+   * The same list a page at a time, each page's objects kept as `list` keeps them, in the server's
+   * order (by `<namespace>/<name>` as a string): for reading two lists side by side while holding a
+   * page of each. A continue token the server has expired ends it with a KubeError of status 410
+   * (`list` starts over instead).
+   */
+  pages<T = KubeObject>(resource: ResourceRef, options: ListOptions<T>): AsyncIterable<T[]>;
   /** Runs a command in a pod's container (`pods/exec`); a non-zero exit is a result, not an error. */
   exec(
     namespace: string,

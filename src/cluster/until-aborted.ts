@@ -10,6 +10,23 @@ export function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<
   });
 }
 
+/** Each page as `pages` gives it, or the signal's reason as soon as it aborts, the request in flight left behind. */
+async function* pagesUntilAborted<T>(pages: AsyncIterable<T>, signal: AbortSignal): AsyncGenerator<T> {
+  const iterator = pages[Symbol.asyncIterator]();
+  try {
+    for (;;) {
+      const next = await untilAborted(iterator.next(), signal);
+      if (next.done) return;
+      yield next.value;
+    }
+  } finally {
+    // Aborted, the list is mid-request: its generator closes once that request settles.
+    const closing = iterator.return?.();
+    if (!signal.aborted) await closing;
+    else closing?.catch(() => undefined);
+  }
+}
+
 const withSignal = <O extends ExecOptions | FanOutOptions>(options: O | undefined, signal: AbortSignal): O =>
   ({ ...options, signal: options?.signal ? AbortSignal.any([options.signal, signal]) : signal }) as O;
 
@@ -25,6 +42,7 @@ export function readerUntilAborted(kube: KubeReader, signal: AbortSignal): KubeR
     },
     get: (resource, namespace, name) => untilAborted(kube.get(resource, namespace, name), signal),
     list: (resource, options) => untilAborted(kube.list(resource, options), signal),
+    pages: (resource, options) => pagesUntilAborted(kube.pages(resource, options), signal),
     exec: (namespace, pod, container, command, options) =>
       kube.exec(namespace, pod, container, command, withSignal(options, signal)),
   };

@@ -66,6 +66,10 @@ export function withinRules(
       check('list', resource, options.namespace);
       return kube.list(resource, options);
     },
+    pages: async function* (resource, options) {
+      check('list', resource, options.namespace);
+      yield* kube.pages(resource, options);
+    },
     exec: async (namespace, pod, container, command, options) => {
       // kube-apiserver authorises a WebSocket exec as `get` before 1.35 and `create` from then on.
       const request = { group: '', resource: 'pods/exec', namespace, name: pod };

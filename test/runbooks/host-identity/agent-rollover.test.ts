@@ -36,6 +36,9 @@ function fakes(polls: KubeObject[][], hostMark: boolean) {
       if (options.project === 'metadata') throw new Error('metadata lists are not faked');
       return pods.map(options.project).filter((item) => item !== undefined);
     },
+    pages: () => {
+      throw new Error('not used by this test');
+    },
     get: unused,
     evict: unused,
     deletePod: unused,

@@ -14,6 +14,9 @@ function fakeKube(objects: Record<string, KubeObject[]>): KubeFacade {
       if (options.project === 'metadata') throw new Error('metadata lists are not faked');
       return items.map(options.project).filter((item) => item !== undefined);
     },
+    pages: () => {
+      throw new Error('not used by this test');
+    },
     get: unused,
     evict: unused,
     deletePod: unused,

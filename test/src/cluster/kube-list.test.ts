@@ -139,6 +139,41 @@ describe('KubeFacade.list over a scale cluster', () => {
     expect(error.kind).toBe('conflict');
     expect(error.message).toMatch(/^conflict: list pods/);
   });
+
+  it('pages: one page a request, asked only as the reader takes it, in key order', async () => {
+    const pods = sim.cluster.store.count(R.pods);
+    const requests = countRequests(sim);
+    const keys: string[] = [];
+    const asked: number[] = [];
+    for await (const page of access.kube.pages(RESOURCES.pods, {
+      pageSize: 400,
+      project: (pod) => `${pod.metadata.namespace}/${pod.metadata.name}`,
+    })) {
+      asked.push(requests());
+      keys.push(...page);
+    }
+    expect(asked).toEqual(Array.from({ length: Math.ceil(pods / 400) }, (_, i) => i + 1));
+    expect(keys.length).toBe(pods);
+    // The order the unmanaged-pods scan joins pods and endpoints on: kube-apiserver's etcd key order.
+    expect(keys).toEqual([...keys].sort());
+  });
+
+  it('pages: an expired continue token ends the pages with its 410, not a list started over', async () => {
+    const names: string[] = [];
+    const error = await kubeErrorOf(
+      (async () => {
+        for await (const page of access.kube.pages(RESOURCES.pods, {
+          pageSize: 500,
+          project: (pod) => pod.metadata.name,
+        })) {
+          if (names.length === 0) expireSnapshot(sim);
+          names.push(...page);
+        }
+      })(),
+    );
+    expect(error.status).toBe(410);
+    expect(names.length).toBe(500);
+  });
 });
 
 let extraPods = 0;

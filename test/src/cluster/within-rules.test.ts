@@ -16,6 +16,9 @@ const READS: Record<string, (kube: KubeReader) => Promise<unknown>> = {
     kube.list(RESOURCES.daemonsets, { namespace: 'kube-system', project: 'metadata' }),
   'list daemonsets, every namespace': (kube) => kube.list(RESOURCES.daemonsets, { project: 'metadata' }),
   'exec in a pod of default': (kube) => kube.exec('default', 'some-pod', 'app', ['true']),
+  'pages of deployments, every namespace': async (kube) => {
+    for await (const _page of kube.pages(RESOURCES.deployments, { project: 'metadata' })) return;
+  },
 };
 
 const probe = (permissions: ReadPermission[]) =>
@@ -62,6 +65,7 @@ describe('ctx.kube holds a run to the RBAC rules', () => {
       'list daemonsets in kube-system: forbidden',
       'list daemonsets, every namespace: forbidden',
       'exec in a pod of default: forbidden',
+      'pages of deployments, every namespace: forbidden',
     ]);
   });
 
@@ -80,6 +84,7 @@ describe('ctx.kube holds a run to the RBAC rules', () => {
       'list daemonsets in kube-system: ok',
       'list daemonsets, every namespace: forbidden',
       'exec in a pod of default: forbidden',
+      'pages of deployments, every namespace: ok',
     ]);
   });
 });

@@ -35,6 +35,7 @@ function writesThrough(writes: () => ClusterAccess): KubeFacade {
     clusterName: reads.clusterName,
     get: reads.get.bind(reads),
     list: reads.list.bind(reads),
+    pages: reads.pages.bind(reads),
     exec: reads.exec.bind(reads),
     evict: (namespace, name, options) => writes().kube.evict(namespace, name, options),
     deletePod: (namespace, name, uid) => writes().kube.deletePod(namespace, name, uid),

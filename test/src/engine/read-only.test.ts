@@ -52,6 +52,6 @@ describe("a step's cluster handle", () => {
     };
     const report = await runRunbook({ runbook: book, access: current.access, mode: 'auto' });
     expect(report.steps[0]?.status).toBe('pass');
-    expect(Object.keys(seen).sort()).toEqual(['clusterName', 'exec', 'get', 'list']);
+    expect(Object.keys(seen).sort()).toEqual(['clusterName', 'exec', 'get', 'list', 'pages']);
   });
 });

@@ -1,8 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CODES } from '../../../runbooks/unmanaged-pods/findings.ts';
+import { byNamespaceKey } from '../../../runbooks/unmanaged-pods/side-by-side.ts';
 import { R } from '../../../sim/cluster.ts';
 import type { PodRef } from '../../../sim/scenarios/plan.ts';
-import { type ClusterAccess, type KubeFacade, RESOURCES } from '../../../src/cluster/types.ts';
+import {
+  type ClusterAccess,
+  type KubeFacade,
+  type ListOptions,
+  RESOURCES,
+  type ResourceRef,
+} from '../../../src/cluster/types.ts';
 import type { Report } from '../../../src/engine/types.ts';
 import type { Job } from '../../../src/queue/job.ts';
 import { CLUSTER } from '../../functions/harness.ts';
@@ -11,12 +18,12 @@ import { scheduleTrigger } from '../routing/fixtures.ts';
 import { type LocalDynamoDB, startLocalDynamoDB } from '../store/local-dynamodb.ts';
 import { continuationRig, type Invocation } from './continue-rig.ts';
 
-/** 250 nodes: ten team namespaces of 25 one-pod Deployments, beside the planted incident's. */
+/** 250 nodes of 3 pods: ten team namespaces of 75 one-pod Deployments beside the planted incident's, two pages of pods. */
 const NODES = 250;
-/** What one list or eviction costs the invocation, on the fake Lambda clock. */
+/** What one list, page or eviction costs the invocation, on the fake Lambda clock. */
 const CALL_MS = 1_000;
-/** The namespaces list, then eight namespaces: an endpoint list and a pod list each. */
-const FIRST_BUDGET_MS = 5_000 + 17 * CALL_MS;
+/** The namespaces list, then the first page of pods and of endpoints read side by side. */
+const FIRST_BUDGET_MS = 5_000 + 3 * CALL_MS;
 const RUNNING = 'status.phase=Running,spec.hostNetwork=false';
 
 let local: LocalDynamoDB;
@@ -27,9 +34,11 @@ let late: PodRef;
 let planted: { unmanaged: PodRef[]; evictable: PodRef[] };
 beforeAll(async () => {
   local = await startLocalDynamoDB();
-  scenario = await startScenario(['scale', 'unmanaged-pods'], { scenario: { nodes: NODES, podsPerNode: 1 } });
+  scenario = await startScenario(['scale', 'unmanaged-pods'], { scenario: { nodes: NODES, podsPerNode: 3 } });
   const { access, sim } = scenario;
-  namespaces = (await access.kube.list(RESOURCES.namespaces, { project: (ns) => ns.metadata.name })).sort();
+  namespaces = (await access.kube.list(RESOURCES.namespaces, { project: (ns) => ns.metadata.name })).sort(
+    byNamespaceKey,
+  );
   const last = namespaces.at(-1) as string;
   const [pod] = await access.kube.list(RESOURCES.pods, { namespace: last, project: 'metadata' });
   if (!pod) throw new Error(`no pod in ${last}`);
@@ -48,24 +57,30 @@ afterAll(async () => {
   await local.stop();
 });
 
-/** The simulator's cluster, telling the invocation running now of every list and every eviction. */
+/** The simulator's cluster, telling the invocation running now of every list, page and eviction. */
 function metered(access: ClusterAccess, current: () => Invocation | undefined): ClusterAccess {
+  const what = (resource: ResourceRef, options: ListOptions<unknown>) =>
+    `${resource.plural} ${options.namespace ?? '*'}${options.fieldSelector === RUNNING ? ' running' : ''}`;
   const list: KubeFacade['list'] = async (resource, options) => {
-    const running = options.fieldSelector === RUNNING ? ' running' : '';
-    const what = `${resource.plural} ${options.namespace ?? '*'}${running}`;
-    current()?.spend(`list ${what}`);
+    current()?.spend(`list ${what(resource, options)}`);
     const listed = await access.kube.list(resource, options);
-    current()?.calls.push(`listed ${what}`);
+    current()?.calls.push(`listed ${what(resource, options)}`);
     return listed;
+  };
+  const pages: KubeFacade['pages'] = async function* (resource, options) {
+    for await (const page of access.kube.pages(resource, options)) {
+      current()?.spend(`page ${what(resource, options)}`);
+      yield page;
+    }
   };
   const evict: KubeFacade['evict'] = async (namespace, name, options) => {
     if (!options.dryRun) current()?.spend(`evict ${namespace}/${name}`);
     return access.kube.evict(namespace, name, options);
   };
+  const metering: Partial<Record<PropertyKey, unknown>> = { list, pages, evict };
   const kube = new Proxy(access.kube, {
     get(target, property) {
-      if (property === 'list') return list;
-      if (property === 'evict') return evict;
+      if (property in metering) return metering[property];
       const value = Reflect.get(target, property, target);
       return typeof value === 'function' ? value.bind(target) : value;
     },
@@ -109,8 +124,15 @@ const unmanagedTargets = (report: Report | undefined) =>
     .filter((f) => f.code === CODES.unmanagedPod)
     .map((f) => f.target);
 
+/** The pages of `plural` an invocation read across every namespace. */
+const pagesRead = (calls: readonly string[], plural: 'pods' | 'ciliumendpoints') =>
+  calls.filter((call) => call.split(' ').slice(0, 3).join(' ') === `page ${plural} *`).length;
+/** How many namespaces the scan had read (in key order) when it paused, from its report's words. */
+const readWhole = (summary: string | undefined) =>
+  Number(/the pod scan read (\d+) of/.exec(summary ?? '')?.[1]);
+
 describe('an unmanaged-pods scan that cannot finish in one invocation', () => {
-  it('goes on from the namespaces it read, and reports every unmanaged pod once', async () => {
+  it('goes on from the namespaces it read whole, and reports every unmanaged pod and every pod once', async () => {
     const { queue, chat, store, deliver } = await setup();
     const first = await deliver(scanJob('scan-1', 'dry-run'), FIRST_BUDGET_MS);
 
@@ -118,27 +140,26 @@ describe('an unmanaged-pods scan that cannot finish in one invocation', () => {
     expect(chat.reports).toHaveLength(0);
     const [next] = queue.sent as [Job];
     expect(next).toMatchObject({ id: 'scan-1-continue-2', resume: { runId: 'scan-1', invocation: 2 } });
-    const readFirst = scanned(first.calls, 'pods');
-    expect(readFirst.length).toBeGreaterThan(0);
-    expect(readFirst.length).toBeLessThan(namespaces.length);
-    // Each namespace judged against its whole endpoint list.
-    expect(scanned(first.calls, 'ciliumendpoints').sort()).toEqual([...readFirst].sort());
-    expect(readFirst).not.toContain(late.namespace);
-    // Each namespace's pods listed only once its endpoint list is whole.
-    for (const namespace of readFirst)
-      expect(first.calls.indexOf(`listed ciliumendpoints ${namespace}`)).toBeLessThan(
-        first.calls.indexOf(`list pods ${namespace} running`),
-      );
+    // The cluster's two lists side by side, a page of each, and no namespace alone.
+    expect(pagesRead(first.calls, 'pods')).toBe(1);
+    expect(pagesRead(first.calls, 'ciliumendpoints')).toBeGreaterThanOrEqual(1);
+    expect(scanned(first.calls, 'pods')).toEqual([]);
 
     const second = await deliver(next, 900_000);
 
-    // The second invocation read exactly the namespaces the first did not, each once.
+    // The rest one namespace at a time: those after the ones the first page held whole, in key order.
     const readSecond = scanned(second.calls, 'pods');
-    expect(readSecond.filter((namespace) => readFirst.includes(namespace))).toEqual([]);
-    expect([...readFirst, ...readSecond].sort()).toEqual(namespaces);
-    expect(
-      [...scanned(first.calls, 'ciliumendpoints'), ...scanned(second.calls, 'ciliumendpoints')].sort(),
-    ).toEqual(namespaces);
+    expect(readSecond.length).toBeGreaterThan(1);
+    expect(readSecond.length).toBeLessThan(namespaces.length);
+    expect(readSecond).toEqual(namespaces.slice(namespaces.length - readSecond.length));
+    expect(readSecond).toContain(late.namespace);
+    expect(scanned(second.calls, 'ciliumendpoints')).toEqual(readSecond);
+    // Each namespace's pods listed only once its endpoint list is whole.
+    for (const namespace of readSecond)
+      expect(second.calls.indexOf(`listed ciliumendpoints ${namespace}`)).toBeLessThan(
+        second.calls.indexOf(`list pods ${namespace} running`),
+      );
+    expect(pagesRead(second.calls, 'pods')).toBe(0);
     expect(second.calls).not.toContain('list namespaces *');
 
     expect(chat.reports).toHaveLength(1);
@@ -149,7 +170,13 @@ describe('an unmanaged-pods scan that cannot finish in one invocation', () => {
     expect(unmanagedTargets(report).sort()).toEqual(planted.unmanaged.map(keyOf).sort());
     const found = step(report, 'find-unmanaged');
     expect(found?.summary).toMatch(new RegExp(`^${planted.unmanaged.length} unmanaged pods on \\d+ nodes: `));
-    expect(found?.evidence[0]?.text).toMatch(/^\d+ Running pods on the pod network, \d+ CiliumEndpoints$/);
+    // Each pod and endpoint counted once: the namespace the first page held in part is counted by the second.
+    const { kube } = scenario.access;
+    const running = await kube.list(RESOURCES.pods, { fieldSelector: RUNNING, project: () => 1 });
+    const endpoints = await kube.list(RESOURCES.ciliumendpoints, { metadataOnly: true, project: () => 1 });
+    expect(found?.evidence[0]?.text).toBe(
+      `${running.length} Running pods on the pod network, ${endpoints.length} CiliumEndpoints`,
+    );
     const watcher = step(report, 'operator-watcher');
     expect(watcher?.summary).toMatch(
       `misses ${planted.unmanaged.length} of ${planted.unmanaged.length} unmanaged pods`,
@@ -166,7 +193,6 @@ describe('an unmanaged-pods scan whose run has no time left', () => {
   it('ends as timed out at the next invocation, reading nothing more, with what it found so far', async () => {
     const { queue, chat, clock, deliver } = await setup({ deadlineMs: 4 * 60_000 });
     const first = await deliver(scanJob('scan-3', 'dry-run'), FIRST_BUDGET_MS);
-    const readFirst = scanned(first.calls, 'pods');
     const [next] = queue.sent as [Job];
     clock.advance(4 * 60_000);
 
@@ -178,11 +204,16 @@ describe('an unmanaged-pods scan whose run has no time left', () => {
     expect(report?.verdict).toBe('failed');
     const watcher = step(report, 'operator-watcher');
     expect(watcher?.status).toBe('error');
-    const foundFirst = planted.unmanaged.filter((pod) => readFirst.includes(pod.namespace));
+    const read = readWhole(watcher?.summary);
+    expect(read).toBeGreaterThan(0);
+    expect(read).toBeLessThan(namespaces.length);
+    // What the namespaces read whole hold, no more.
+    const foundFirst = planted.unmanaged.filter((pod) => namespaces.indexOf(pod.namespace) < read);
     expect(foundFirst.length).toBeGreaterThan(0);
+    expect(foundFirst.length).toBeLessThan(planted.unmanaged.length);
     expect(watcher?.summary).toMatch(
       new RegExp(
-        `^timed out: its 4-minute deadline, counted from its start at ${first.record.startedAt}, ran out in its invocation 2: .*; coverage not judged: the pod scan read ${readFirst.length} of ${namespaces.length} namespaces, ${foundFirst.length} unmanaged pods so far$`,
+        `^timed out: its 4-minute deadline, counted from its start at ${first.record.startedAt}, ran out in its invocation 2: .*; coverage not judged: the pod scan read ${read} of ${namespaces.length} namespaces, ${foundFirst.length} unmanaged pods so far$`,
       ),
     );
     expect(watcher?.evidence.at(-1)?.source).toBe('pod scan so far');
@@ -203,12 +234,9 @@ describe('an unmanaged-pods run in auto that continues', () => {
 
     const firstEviction = second.calls.findIndex((call) => call.startsWith('evict'));
     expect(firstEviction).toBeGreaterThan(0);
-    // Every namespace was read before the first eviction.
-    const readBefore = [
-      ...scanned(first.calls, 'pods'),
-      ...scanned(second.calls.slice(0, firstEviction), 'pods'),
-    ];
-    expect(readBefore.sort()).toEqual(namespaces);
+    // Every namespace was read before the first eviction: the rest of the scan, then the evictions.
+    expect(scanned(second.calls.slice(0, firstEviction), 'pods').length).toBeGreaterThan(0);
+    expect(scanned(second.calls.slice(firstEviction), 'pods')).toEqual([]);
     const evicted = second.calls
       .filter((call) => call.startsWith('evict'))
       .map((call) => call.slice('evict '.length));
