@@ -3,7 +3,7 @@ import type { KubeObject, OwnerReference, Pod, PodSpec } from '../objects.ts';
 import { recordEvent } from '../scenarios/make/events.ts';
 import { controllerOf, controllerRef } from '../scenarios/make/meta.ts';
 import type { ContainerHealth } from '../scenarios/make/pod.ts';
-import { daemonPodLabels, daemonPodSpec, podSpecOf } from '../scenarios/make/workloads.ts';
+import { daemonPodLabels, podSpecOf } from '../scenarios/make/workloads.ts';
 import { spawnPod } from '../scenarios/spawn.ts';
 import { restartAgent } from './agent-restart.ts';
 import { type ControllerContext, storeNow } from './context.ts';
@@ -58,7 +58,13 @@ function createReplacement(
   ctx: ControllerContext,
   owner: KubeObject,
   component: string,
-  pod: { labels: Record<string, string>; spec: PodSpec; node: KubeObject; prefix: string },
+  pod: {
+    labels: Record<string, string>;
+    spec: PodSpec;
+    pinnedToNode?: boolean;
+    node: KubeObject;
+    prefix: string;
+  },
 ): Pod {
   const { cluster } = ctx;
   const template = (owner.spec as WorkloadSpec).template;
@@ -69,6 +75,7 @@ function createReplacement(
     annotations: template.metadata?.annotations,
     ownerReferences: [controllerRef(owner)],
     spec: pod.spec,
+    ...(pod.pinnedToNode ? { pinnedToNode: true } : {}),
     node: pod.node.metadata.name,
     hostIP: internalIP(pod.node),
     startedAt: cluster.store.timestamp(),
@@ -120,7 +127,8 @@ function replaceDaemonPod(ctx: ControllerContext, daemonSet: KubeObject, deleted
   const pod = createReplacement(ctx, daemonSet, 'daemonset-controller', {
     prefix: `${daemonSet.metadata.name}-`,
     labels: daemonPodLabels(template.metadata?.labels ?? {}, revision, daemonSet.metadata.generation ?? 1),
-    spec: daemonPodSpec(podSpecOf(template.spec, 'DaemonSet'), nodeName),
+    spec: podSpecOf(template.spec, 'DaemonSet'),
+    pinnedToNode: true,
     node,
   });
   const agent = ctx.cluster.agentForPod(pod);

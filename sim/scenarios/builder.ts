@@ -17,7 +17,6 @@ import { appTemplate, awsNodeTemplate, coreDnsTemplate, kubeProxyTemplate } from
 import {
   type Counts,
   daemonPodLabels,
-  daemonPodSpec,
   makeDaemonSet,
   makeDeployment,
   makeReplicaSet,
@@ -66,6 +65,8 @@ interface PodShape {
   labels: Readonly<Record<string, string>>;
   owners: readonly OwnerReference[];
   spec: PodSpec;
+  /** A DaemonSet's: each pod's spec pinned to its node. */
+  pinnedToNode?: boolean;
   /** When the workload's pods started, unless a variant says otherwise. */
   startedAt: string;
 }
@@ -330,7 +331,8 @@ export class ClusterBuilder {
           prefix: `${input.name}-`,
           labels,
           owners,
-          spec: daemonPodSpec(podSpec, p.node.name),
+          spec: podSpec,
+          pinnedToNode: true,
           startedAt: createdAt,
         },
         p,
@@ -346,6 +348,7 @@ export class ClusterBuilder {
       annotations: input.annotations,
       ownerReferences: shape.owners,
       spec: shape.spec,
+      ...(shape.pinnedToNode ? { pinnedToNode: true } : {}),
       node: node.name,
       hostIP: node.ip,
       startedAt: variant.ageSeconds === undefined ? shape.startedAt : isoTime(this.ago(variant.ageSeconds)),

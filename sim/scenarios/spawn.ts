@@ -3,6 +3,7 @@ import type { CompactKind, Value } from '../compact.ts';
 import type { OwnerReference, Pod, PodSpec } from '../objects.ts';
 import { allocationsOf } from './allocations.ts';
 import { type ContainerHealth, makePod } from './make/pod.ts';
+import { daemonPodSpec } from './make/workloads.ts';
 import { uniqueName } from './random.ts';
 import { drawSeed, ID_SALT, type IdSeed, seededHex, seededUuid } from './seeded-ids.ts';
 
@@ -14,6 +15,8 @@ export interface SpawnInput {
   annotations?: Readonly<Record<string, string>>;
   ownerReferences: readonly OwnerReference[];
   spec: PodSpec;
+  /** A DaemonSet's pod: `spec` pinned to its node by node affinity when the pod is made. */
+  pinnedToNode?: boolean;
   node: string;
   hostIP: string;
   /** RFC 3339, to the second. */
@@ -43,6 +46,7 @@ const SHAPE_FIELDS = [
   'annotations',
   'ownerReferences',
   'spec',
+  'pinnedToNode',
   'startedAt',
   'health',
 ] as const;
@@ -50,7 +54,7 @@ const SHAPE_FIELDS = [
 /** A workload's pods are spawned one after another: each reuses the shape before it while it fits. */
 let lastShape: PodShape | undefined;
 
-/** Shapes more than one pod has: only these are worth a JSON template (a DaemonSet pod's spec names its node). */
+/** Shapes more than one pod has: only these are worth a JSON template. */
 const sharedShapes = new WeakSet<PodShape>();
 
 function shapeOf(input: SpawnInput): PodShape {
@@ -87,7 +91,7 @@ const spawnedPod: CompactKind<SpawnedRow> = {
       labels: shape.labels,
       ...(shape.annotations ? { annotations: shape.annotations } : {}),
       ownerReferences: shape.ownerReferences,
-      spec: shape.spec,
+      spec: shape.pinnedToNode ? daemonPodSpec(shape.spec, text(1)) : shape.spec,
       node: text(1),
       hostIP: text(2),
       ...(shape.spec.hostNetwork ? {} : { podIP: text(3) }),

@@ -1,9 +1,16 @@
 import { R, type SimCluster } from '../../cluster.ts';
-import type { Pod } from '../../objects.ts';
+import type { KubeObject, Pod } from '../../objects.ts';
 import type { Store } from '../../store.ts';
 
-/** Pods read per page while indexing: the store builds each pod as it lists it. */
+/** Pods read per page while indexing. */
 const PAGE = 5_000;
+
+/** What the index keeps of a pod, read from a compact row's values without building the pod. */
+const placeOf = (pod: KubeObject): [string | undefined, string, string] => [
+  (pod as Pod).spec.nodeName,
+  pod.metadata.namespace ?? '',
+  pod.metadata.name,
+];
 
 /** Per node, its pods' namespaces and names, alternating: a 3-million-pod index, not 3 million built pods. */
 type ByNode = Map<string, string[]>;
@@ -14,11 +21,10 @@ function indexByNode(store: Store): ByNode {
   const byNode: ByNode = new Map();
   let after: string | undefined;
   do {
-    const page = store.list(R.pods, { limit: PAGE, ...(after === undefined ? {} : { after }) });
+    const page = store.listReads(R.pods, { limit: PAGE, ...(after === undefined ? {} : { after }) });
     for (const item of page.items) {
-      const node = (item as Pod).spec.nodeName;
+      const [node, namespace, name] = item.derived(placeOf);
       if (!node) continue;
-      const { namespace = '', name } = item.metadata;
       const names = byNode.get(node);
       if (names) names.push(namespace, name);
       else byNode.set(node, [namespace, name]);
@@ -30,7 +36,8 @@ function indexByNode(store: Store): ByNode {
 
 /**
  * The pods bound to a node. One pass over the store per revision indexes every node's pods by
- * name, so a fan-out over thousands of agents does not rescan hundreds of thousands of pods each
+ * name (read from the compact rows' values: building 3.3 million pods to index them stalled the
+ * first exec of a 100,000-node fan-out for about a minute), so a fan-out over thousands of agents does not rescan hundreds of thousands of pods each
  * time; the pods themselves are built from the store when asked for, so the index of a
  * 100,000-node cluster holds names, not the 3 million pods the compact store keeps as rows.
  */

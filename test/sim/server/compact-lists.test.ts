@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { R, type SimCluster } from '../../../sim/cluster.ts';
+import { CompactRead } from '../../../sim/compact.ts';
 import { type Sim, startSim } from '../../../sim/index.ts';
 import type { KubeObject, Pod } from '../../../sim/objects.ts';
 import type { ResourceType } from '../../../sim/resources.ts';
@@ -159,3 +160,31 @@ describe('a write over a compact row', () => {
     expect(JSON.stringify(snapshot)).toBe(JSON.stringify(withoutTypeMeta(before)));
   });
 });
+
+describe('DaemonSet pods in compact rows', () => {
+  it("are listed from their DaemonSet's one template, each pinned to its own node", () => {
+    const cluster = buildCluster(['scale'], { nodes: 40, podsPerNode: 1 });
+    const reads = cluster.store.listReads(R.pods, { namespace: 'kube-system' }).items;
+    const agents = reads.filter((read) => read.derived(isAgent));
+    expect(agents.length).toBe(40);
+    for (const read of agents) {
+      // Spliced from the template, not built: a 100,000-node list built 300,000 of them.
+      expect(read).toBeInstanceOf(CompactRead);
+      const pod = read.object() as Pod;
+      const affinity = pod.spec.affinity as {
+        nodeAffinity: {
+          requiredDuringSchedulingIgnoredDuringExecution: {
+            nodeSelectorTerms: { matchFields: { values: string[] }[] }[];
+          };
+        };
+      };
+      const pinned =
+        affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[0]
+          ?.matchFields[0]?.values;
+      expect(pinned).toEqual([pod.spec.nodeName]);
+    }
+    expect(new Set(agents.map((read) => (read.object() as Pod).spec.nodeName)).size).toBe(40);
+  });
+});
+
+const isAgent = (pod: KubeObject) => pod.metadata.labels?.['k8s-app'] === 'cilium';
