@@ -93,7 +93,7 @@ export async function runLocally(
   process.stdout.write(
     options.print
       ? options.print(output)
-      : formatRunOutput(output, options.output ?? 'table', options.summary !== false),
+      : await formatRunOutput(output, options.output ?? 'table', options.summary !== false),
   );
   return { ...output, exitCode };
 }

@@ -2,7 +2,7 @@ import { dirname, isAbsolute, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { RUNBOOK_ID, readOnlyRuleProblem } from '../sdk/rules.ts';
 import type { PermissionRule } from '../src/cluster/permissions.ts';
-import { loadConfig, type ParseOptions } from '../src/config/load.ts';
+import type { ParseOptions } from '../src/config/load.ts';
 import type { ResponderConfig } from '../src/config/schema.ts';
 import type { AnyRunbook, RunbookInfo } from '../src/engine/types.ts';
 import { RUNBOOK_CATALOG } from './catalog.ts';
@@ -144,6 +144,8 @@ export async function loadConfigWithRunbooks(
   file: string,
   checks?: ParseOptions['checks'],
 ): Promise<{ config: ResponderConfig; runbooks: RunbookSet }> {
+  // The YAML parser loads with the first config file: a run without one never compiles it.
+  const { loadConfig } = await import('../src/config/load.ts');
   const { runbooks: specs } = await loadConfig(file);
   const runbooks = await loadRunbookSet(specs, dirname(resolve(file)));
   return {

@@ -5,6 +5,7 @@
 // its own code when it runs.
 import { CLI_ENTRIES } from './entries.mjs';
 import { ESM_FOR_NODE } from './esbuild-node.mjs';
+import { jsonAsString } from './json-as-string.mjs';
 import { lazyClientNodeDeps } from './lazy-client-node-deps.mjs';
 
 /**
@@ -44,5 +45,5 @@ export const CLI_BUILD = {
   banner: {
     js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);",
   },
-  plugins: [clientNodeWithoutSideEffects, lazyClientNodeDeps],
+  plugins: [clientNodeWithoutSideEffects, lazyClientNodeDeps, jsonAsString],
 };

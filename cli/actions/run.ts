@@ -10,7 +10,7 @@ import type { Trigger } from '../../src/triggers/types.ts';
 import { closeLeftRuns } from '../../src/worker/left-behind.ts';
 import { clusterConnector } from '../cluster-connector.ts';
 import { type ConfirmContext, confirmPlan, terminalAsk } from '../confirm-plan.ts';
-import { formatRunOutput, type OutputFormat, type RunOutput } from '../format/output.ts';
+import { formatRunOutput, formatRunTables, type OutputFormat, type RunOutput } from '../format/output.ts';
 import { localSetup, localUser, withCluster } from '../local-app.ts';
 import { runLocally } from '../local-run.ts';
 import { leftBehindLine } from '../local-state.ts';
@@ -124,7 +124,9 @@ export async function runAction(runbook: string, options: RunOptions, setExitCod
     // A run that could not start still prints the one shape scripts read; the reason goes to stderr too.
     if (options.output !== 'table') {
       const message = error instanceof Error ? error.message : String(error);
-      process.stdout.write(formatRunOutput({ reports: [], errors: [{ runbook, message }] }, options.output));
+      process.stdout.write(
+        await formatRunOutput({ reports: [], errors: [{ runbook, message }] }, options.output),
+      );
     }
     throw error;
   }
@@ -203,8 +205,8 @@ async function runApproved(trigger: Trigger, context: ConfirmContext): Promise<n
   const collect = (output: RunOutput) => {
     shown.reports.push(...output.reports);
     shown.errors.push(...output.errors);
-    if (!table) process.stderr.write(formatRunOutput(output, 'table'));
-    return table ? formatRunOutput(output, 'table') : '';
+    if (!table) process.stderr.write(formatRunTables(output));
+    return table ? formatRunTables(output) : '';
   };
   const planned = await runLocally(trigger, context.config, context.store, { ...context, print: collect });
   let exitCode = planned.exitCode;
@@ -214,6 +216,6 @@ async function runApproved(trigger: Trigger, context: ConfirmContext): Promise<n
     process.stderr.write(`${report.runbook}: ${decision.message}\n`);
     if (decision.output) exitCode = decision.output.exitCode;
   }
-  if (!table) process.stdout.write(formatRunOutput(shown, context.output));
+  if (!table) process.stdout.write(await formatRunOutput(shown, context.output));
   return exitCode;
 }

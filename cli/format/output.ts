@@ -1,4 +1,3 @@
-import { stringify } from 'yaml';
 import type { Report } from '../../src/engine/types.ts';
 import { formatReport, formatSummary } from './report.ts';
 
@@ -29,10 +28,22 @@ export function errorLines(errors: readonly RunError[]): string {
     .join('');
 }
 
-/** For stdout, as the person asked: readable tables, or the one JSON/YAML object for scripts. */
-export function formatRunOutput(output: RunOutput, format: OutputFormat, summary = true): string {
+/**
+ * For stdout, as the person asked: readable tables, or the one JSON/YAML object for scripts. The
+ * YAML library loads only for -o yaml (every command would otherwise compile it at start).
+ */
+export async function formatRunOutput(
+  output: RunOutput,
+  format: OutputFormat,
+  summary = true,
+): Promise<string> {
   if (format === 'json') return `${JSON.stringify(output, null, 2)}\n`;
-  if (format === 'yaml') return stringify(output);
+  if (format === 'yaml') return (await import('./yaml-output.ts')).yamlText(output);
+  return formatRunTables(output, summary);
+}
+
+/** The reports as tables, and a summary when there are several. */
+export function formatRunTables(output: RunOutput, summary = true): string {
   const { reports } = output;
   const text = reports.map((report) => `${formatReport(report)}\n`).join('');
   return summary && reports.length > 1 ? `${text}${formatSummary(reports)}\n` : text;

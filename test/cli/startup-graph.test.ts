@@ -11,10 +11,23 @@ import { runCli } from './run-cli.ts';
 /**
  * The inputs `responder run` reads, compiles and evaluates before it does anything: its action's
  * file and the chunks that file imports statically, followed transitively (the CLI built as
- * `npm run build` builds it, in memory).
+ * `npm run build` builds it, in memory), built once for the tests here.
  */
-async function loadedByRun(): Promise<string[]> {
-  const { metafile } = await build({ ...CLI_BUILD, write: false, metafile: true, logLevel: 'silent' });
+const loadedByRun = async () => (await runStart()).inputs;
+let built: Promise<{ inputs: string[]; code: string[] }> | undefined;
+/** The inputs, and the code of the chunks they are in. */
+const runStart = () => {
+  built ??= startOfRun();
+  return built;
+};
+
+async function startOfRun(): Promise<{ inputs: string[]; code: string[] }> {
+  const { metafile, outputFiles } = await build({
+    ...CLI_BUILD,
+    write: false,
+    metafile: true,
+    logLevel: 'silent',
+  });
   const outputs = (metafile as Metafile).outputs;
   const start = Object.keys(outputs).find((path) => outputs[path]?.entryPoint === 'cli/actions/run.ts');
   if (!start) throw new Error('no output for cli/actions/run.ts');
@@ -27,7 +40,12 @@ async function loadedByRun(): Promise<string[]> {
       // Packages left in node_modules (dynalite, tsx), by name.
       else if (imported.external) external.push(`node_modules/${imported.path}/`);
     }
-  return [...[...loaded].flatMap((path) => Object.keys(outputs[path]?.inputs ?? {})), ...external];
+  return {
+    inputs: [...[...loaded].flatMap((path) => Object.keys(outputs[path]?.inputs ?? {})), ...external],
+    code: outputFiles
+      .filter((file) => [...loaded].some((path) => file.path.endsWith(`/${path}`)))
+      .map((file) => file.text),
+  };
 }
 
 describe("`responder run`'s start", () => {
@@ -43,6 +61,19 @@ describe("`responder run`'s start", () => {
     const inputs = await loadedByRun();
     expect(inputs).toContain('cli/state-file.ts');
     expect(inputs.filter((path) => /node_modules\/(dynalite|@aws-sdk|@smithy)\//.test(path))).toEqual([]);
+  }, 240_000);
+
+  it('compiles no YAML parser: only a config file or -o yaml loads it', async () => {
+    const inputs = await loadedByRun();
+    expect(inputs).toContain('runbooks/team.ts');
+    expect(inputs.filter((path) => path.includes('node_modules/yaml/'))).toEqual([]);
+  }, 240_000);
+
+  it("scans tr46's 260 KB mapping table (under node-fetch) as one string, not as code", async () => {
+    const { code } = await runStart();
+    const table = code.find((text) => text.includes('disallowed_STD3_valid'));
+    expect(table).toBeDefined();
+    expect(table).toMatch(/JSON\.parse\('\[\[\[0,44\],"disallowed_STD3_valid"\]/);
   }, 240_000);
 
   it("evaluates none of the proxy agents KubeConfig imports (socks and its DNS lookups): a proxied cluster's first request does", () => {
