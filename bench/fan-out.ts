@@ -111,6 +111,9 @@ export function fanOutFigures(runs: FanOutRuns, options: { limits: boolean }): F
     const memoryLimit = options.limits && size === undefined;
     const execs = [...new Set(measured.map((run) => run.execs))].join(', ');
     figures[`cgroup fan-out${label}: execs per run`] = execs;
+    figures[`cgroup fan-out${label}: worker invocations per run`] = [
+      ...new Set(measured.map((run) => run.invocations ?? 1)),
+    ].join(', ');
     figures[`cgroup fan-out${label} at ${EXEC_LATENCY_MS} ms per exec (s)`] = fromRuns(
       measured.map((run) => run.seconds),
       1,

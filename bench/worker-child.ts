@@ -10,11 +10,20 @@ import { cgroupRootHooks } from '../runbooks/cgroup-root-hooks/index.ts';
 import { unmanagedPods } from '../runbooks/unmanaged-pods/index.ts';
 import { clusterAccess } from '../src/cluster/access.ts';
 import { RESOURCES } from '../src/cluster/types.ts';
-import { runRunbook } from '../src/engine/run.ts';
-import type { AnyRunbook } from '../src/engine/types.ts';
+import { type RunCheckpoint, reportAtCheckpoint } from '../src/engine/checkpoint.ts';
+import { runInvocation } from '../src/engine/run.ts';
+import type { AnyRunbook, Report } from '../src/engine/types.ts';
+import { invocationBudget } from '../src/worker/continue-later.ts';
 import { medianTimeline, recordClientExecs } from './exec-timeline.ts';
 
 const [mode, kubeconfigPath] = process.argv.slice(2);
+/**
+ * A Lambda invocation's time: the deployed worker's runs pause a minute before it and go on in the
+ * next (BENCH_INVOCATION_MS shortens it, to see a run go on at a small size).
+ */
+const INVOCATION_MS = Number(process.env.BENCH_INVOCATION_MS ?? 900_000);
+/** The run's own deadline, counted from its start: two invocations' time. */
+const RUN_DEADLINE_MS = 2 * INVOCATION_MS;
 const RUNNING = 'status.phase=Running,spec.hostNetwork=false';
 const kc = new KubeConfig();
 kc.loadFromString(readFileSync(kubeconfigPath as string, 'utf8'));
@@ -25,6 +34,7 @@ if (seriesFile) sampleEachSecond(seriesFile);
 const started = performance.now();
 const cpuBefore = process.cpuUsage();
 let verdict = '';
+let invocations = 1;
 if (mode === 'client-node-pods') {
   // client-node's typed API, paged as the facade pages: every pod becomes a model object.
   const api = kc.makeApiClient(CoreV1Api);
@@ -51,14 +61,9 @@ if (mode === 'client-node-pods') {
     project: () => undefined,
   });
 } else {
-  const runbook: AnyRunbook = mode === 'scan' ? unmanagedPods : cgroupRootHooks;
-  const report = await runRunbook({
-    runbook,
-    access,
-    mode: 'dry-run',
-    deadlineMs: 900_000,
-  });
-  verdict = report.verdict;
+  const runs = await runLikeTheWorker(mode === 'scan' ? unmanagedPods : cgroupRootHooks);
+  verdict = runs.report.verdict;
+  invocations = runs.invocations;
 }
 const cpu = process.cpuUsage(cpuBefore);
 process.stdout.write(
@@ -67,10 +72,50 @@ process.stdout.write(
     cpuSeconds: (cpu.user + cpu.system) / 1e6,
     maxRssMiB: process.resourceUsage().maxRSS / 1024,
     verdict,
+    invocations,
     ...(execs.length > 0 ? { execTimeline: medianTimeline(execs) } : {}),
   })}\n`,
 );
 process.exit(0);
+
+/**
+ * The runbook as the deployed worker runs it: one invocation of at most Lambda's 15 minutes, which
+ * pauses a minute before its end (invocationBudget, as src/worker does) and whose checkpoint,
+ * kept as JSON as the state table keeps it, the next invocation goes on from with a new
+ * connection, in this process as in a warm Lambda, until the run reports.
+ */
+async function runLikeTheWorker(runbook: AnyRunbook): Promise<{ report: Report; invocations: number }> {
+  const clock = { startedAt: Date.now(), deadlineMs: RUN_DEADLINE_MS, invocation: 1 };
+  let resumeFrom: RunCheckpoint | undefined;
+  for (; ; clock.invocation++) {
+    const began = performance.now();
+    const context = { now: () => new Date(), timeLeftMs: () => INVOCATION_MS - (performance.now() - began) };
+    const budget = invocationBudget(clock, context);
+    const result = await runInvocation({
+      runbook,
+      access:
+        clock.invocation === 1 ? access : clusterAccess(kc, { name: 'bench', requestTimeoutMs: 120_000 }),
+      mode: 'dry-run',
+      deadlineMs: Math.max(0, budget.runLeftMs),
+      pausing: () => invocationBudget(clock, context).pausing,
+      ...(resumeFrom ? { resumeFrom } : {}),
+    });
+    if (!result.checkpoint) return { report: result.report, invocations: clock.invocation };
+    const { why, left } = invocationBudget(clock, context);
+    if (!left) {
+      const report = reportAtCheckpoint(result.checkpoint, {
+        runId: 'bench',
+        runbook,
+        cluster: 'bench',
+        mode: 'dry-run',
+        now: new Date(),
+        why: why ?? 'timed out',
+      });
+      return { report, invocations: clock.invocation };
+    }
+    resumeFrom = JSON.parse(JSON.stringify(result.checkpoint)) as RunCheckpoint;
+  }
+}
 
 /**
  * BENCH_WORKER_SERIES=<file>: a development aid, one JSON line a second appended to the file (the

@@ -18,6 +18,8 @@ export interface ClientRun {
   cpuSeconds?: number;
   execs: number;
   verdict: string;
+  /** Worker invocations the run took (it pauses before Lambda's 15 minutes and goes on in the next). */
+  invocations?: number;
   /** The client's median exec, moment by moment (execTimeline in bench/exec-timeline.ts). */
   execTimeline?: Timeline;
 }
@@ -74,6 +76,7 @@ export function clientsOf(sim: Sim) {
         cpuSeconds: number;
         maxRssMiB: number;
         verdict: string;
+        invocations: number;
         execTimeline?: Timeline;
       }>(finished.stdout);
       // A long bench shows it is moving.
