@@ -7,7 +7,7 @@ import { fileStore, writeStateFile } from './state-file.ts';
 import { lockState } from './state-lock.ts';
 
 /** The file the local state is kept in, under the state directory. */
-export const STATE_FILE = 'state.jsonl';
+const STATE_FILE = 'state.jsonl';
 
 /**
  * Where local runs keep their state: `$RESPONDER_STATE_DIR`, else the XDG state directory
