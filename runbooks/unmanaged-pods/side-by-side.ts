@@ -1,10 +1,10 @@
 import {
   isKubeError,
-  type KubeObject,
   type KubeReader,
   type PodFacts,
   podFacts,
   RESOURCES,
+  type ResourceRef,
 } from '../../sdk/index.ts';
 
 /** Server-side filters: only Running pods on the pod network can be unmanaged. */
@@ -44,16 +44,22 @@ class EndpointCursor {
     private readonly passed: (key: string) => void,
   ) {}
 
-  /** Moves past every key below `key` (reading pages as needed); whether it then stands on `key`. */
+  /** Moves past every key below `key` in the page in hand: whether it then stands on `key`, or undefined when the page ran out first. */
+  inPage(key: string): boolean | undefined {
+    while (this.#at < this.#page.length) {
+      const current = this.#page[this.#at] as string;
+      if (current >= key) return current === key;
+      this.passed(current);
+      this.#at++;
+    }
+    return this.#ended ? false : undefined;
+  }
+
+  /** Moves past every key below `key`, reading pages as needed: whether it then stands on `key`. */
   async seek(key: string): Promise<boolean> {
     for (;;) {
-      while (this.#at < this.#page.length) {
-        const current = this.#page[this.#at] as string;
-        if (current >= key) return current === key;
-        this.passed(current);
-        this.#at++;
-      }
-      if (this.#ended) return false;
+      const here = this.inPage(key);
+      if (here !== undefined) return here;
       const next = await this.pages.next();
       if (next.done) this.#ended = true;
       else [this.#page, this.#at] = [next.value, 0];
@@ -71,19 +77,30 @@ class EndpointCursor {
   }
 }
 
-/**
- * Whether the pod has a CiliumEndpoint, asked of the server by name. The side-by-side read asks it
- * of each pod it found none beside: a list out of key order then costs a request, never a pod
- * judged unmanaged in error.
- */
-async function hasEndpoint(kube: Pick<KubeReader, 'get'>, namespace: string, name: string): Promise<boolean> {
+/** The object, or undefined when the server has none of that name. */
+async function found(kube: Pick<KubeReader, 'get'>, resource: ResourceRef, namespace: string, name: string) {
   try {
-    await kube.get(RESOURCES.ciliumendpoints, namespace, name);
-    return true;
+    return await kube.get(resource, namespace, name);
   } catch (error) {
-    if (isKubeError(error, 'not-found')) return false;
+    if (isKubeError(error, 'not-found')) return undefined;
     throw error;
   }
+}
+
+/**
+ * A pod the read found no endpoint beside, asked after by name: its facts when it is still Running
+ * and has no CiliumEndpoint. A list out of key order then costs requests, never a pod judged
+ * unmanaged in error, and the facts judged are the pod's as it is now.
+ */
+async function withoutEndpoint(
+  kube: Pick<KubeReader, 'get'>,
+  namespace: string,
+  name: string,
+): Promise<PodFacts | undefined> {
+  if (await found(kube, RESOURCES.ciliumendpoints, namespace, name)) return undefined;
+  const pod = await found(kube, RESOURCES.pods, namespace, name);
+  const phase = (pod?.status as { phase?: string } | undefined)?.phase;
+  return pod && phase === 'Running' ? podFacts(pod) : undefined;
 }
 
 /** A namespace whose pods are being read: its tallies, kept apart until it is read whole. */
@@ -144,20 +161,23 @@ export async function readSideBySide(
     pending =
       next === undefined ? undefined : { namespace: next, pods: 0, endpoints: 0, withoutEndpoint: [] };
   };
+  // Names only: a page is held while the endpoints beside it are read, and a whole page of pods
+  // held that long would be carried into the old generation, page after page.
   const pods = kube.pages(RESOURCES.pods, {
     fieldSelector: RUNNING_ON_POD_NETWORK,
-    project: (pod: KubeObject) => pod,
+    project: ({ metadata }) => ({ namespace: metadata.namespace ?? '', name: metadata.name }),
   });
   try {
     for await (const page of pods) {
-      for (const pod of page) {
-        const { namespace = '', name } = pod.metadata;
+      for (const { namespace, name } of page) {
         if (namespace !== pending?.namespace) readWhole(namespace);
         const current = pending as Pending;
         current.pods++;
-        const managed =
-          (await endpoints.seek(`${namespace}/${name}`)) || (await hasEndpoint(kube, namespace, name));
-        if (!managed) current.withoutEndpoint.push(podFacts(pod));
+        const key = `${namespace}/${name}`;
+        // Most pods are judged within the endpoint page in hand, without a wait.
+        if (endpoints.inPage(key) ?? (await endpoints.seek(key))) continue;
+        const unmanaged = await withoutEndpoint(kube, namespace, name);
+        if (unmanaged) current.withoutEndpoint.push(unmanaged);
       }
       if (options.pausing()) return { ...read, left: namespaces.slice(readUpTo) };
     }

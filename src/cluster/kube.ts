@@ -96,36 +96,46 @@ export class HttpKubeFacade implements KubeFacade {
   }
 
   async *pages<T = KubeObject>(resource: ResourceRef, options: ListOptions<T>): AsyncGenerator<T[]> {
+    let continueToken: string | undefined;
+    do {
+      const page = await this.page(resource, options, continueToken);
+      continueToken = page.continueToken;
+      yield page.kept;
+    } while (continueToken);
+  }
+
+  /**
+   * One page, kept as `options` says. Its own call, so the page as read (500 objects) is garbage
+   * before the caller gets what was kept: a reader that holds a page across other requests would
+   * otherwise carry the whole page into the old generation with it.
+   */
+  private async page<T>(resource: ResourceRef, options: ListOptions<T>, continueToken: string | undefined) {
     const { project } = options;
     // A metadata list's items are PartialObjectMetadata; the caller names T for them.
     const keep = project === 'metadata' ? (object: KubeObject) => object as T : project;
     const metadataOnly = project === 'metadata' || options.metadataOnly === true;
-    let continueToken: string | undefined;
-    do {
-      const request: HttpRequest = {
-        method: 'GET',
-        path: resourcePath(resource, {
-          namespace: options.namespace,
-          query: {
-            labelSelector: options.labelSelector,
-            fieldSelector: options.fieldSelector,
-            limit: String(options.pageSize ?? DEFAULT_PAGE_SIZE),
-            continue: continueToken,
-          },
-        }),
-        ...(metadataOnly ? { accept: METADATA_LIST_ACCEPT } : {}),
-        verb: 'list',
-        resource: resource.plural,
-      };
-      const page = await withRetries(() => this.call<ListPage>(request), this.reads);
-      const kept: T[] = [];
-      for (const item of page.items ?? []) {
-        const one = keep(item);
-        if (one !== undefined) kept.push(one);
-      }
-      continueToken = page.metadata?.continue || undefined;
-      yield kept;
-    } while (continueToken);
+    const request: HttpRequest = {
+      method: 'GET',
+      path: resourcePath(resource, {
+        namespace: options.namespace,
+        query: {
+          labelSelector: options.labelSelector,
+          fieldSelector: options.fieldSelector,
+          limit: String(options.pageSize ?? DEFAULT_PAGE_SIZE),
+          continue: continueToken,
+        },
+      }),
+      ...(metadataOnly ? { accept: METADATA_LIST_ACCEPT } : {}),
+      verb: 'list',
+      resource: resource.plural,
+    };
+    const page = await withRetries(() => this.call<ListPage>(request), this.reads);
+    const kept: T[] = [];
+    for (const item of page.items ?? []) {
+      const one = keep(item);
+      if (one !== undefined) kept.push(one);
+    }
+    return { kept, continueToken: page.metadata?.continue || undefined };
   }
 
   evict(namespace: string, name: string, options: EvictOptions): Promise<EvictionResult> {

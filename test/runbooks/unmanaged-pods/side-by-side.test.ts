@@ -13,8 +13,13 @@ const object = (key: Key): KubeObject => {
  * A cluster's pods and endpoints served a page at a time in the order given (kube-apiserver's is
  * the keys' string order), asked by name as `get`. `failAt` fails the pod page of that index.
  */
-function lists(pods: Key[], endpoints: Key[], options: { pageSize: number; failAt?: [number, Error] }) {
+function lists(
+  pods: Key[],
+  endpoints: Key[],
+  options: { pageSize: number; failAt?: [number, Error]; phases?: Record<Key, string>; gone?: Key[] },
+) {
   const asked: string[] = [];
+  const phases = options.phases ?? {};
   const kube: Pick<KubeReader, 'pages' | 'get'> = {
     async *pages<T>(resource: { plural: string }, list: ListOptions<T>) {
       const keys = resource.plural === 'pods' ? pods : endpoints;
@@ -28,10 +33,13 @@ function lists(pods: Key[], endpoints: Key[], options: { pageSize: number; failA
           .filter((kept) => kept !== undefined);
       }
     },
-    async get(_resource, namespace, name) {
-      asked.push(`get ${namespace}/${name}`);
-      if (endpoints.includes(`${namespace}/${name}`)) return object(`${namespace}/${name}`);
-      throw new KubeError('not-found', 'get', 'ciliumendpoints', '', 404);
+    async get(resource, namespace, name) {
+      const key: Key = `${namespace}/${name}`;
+      asked.push(`get ${resource.plural} ${key}`);
+      if (resource.plural === 'ciliumendpoints' && endpoints.includes(key)) return object(key);
+      if (resource.plural === 'pods' && pods.includes(key) && !options.gone?.includes(key))
+        return { ...object(key), status: { phase: phases[key] ?? 'Running' } };
+      throw new KubeError('not-found', 'get', resource.plural, '', 404);
     },
   };
   return { kube, asked };
@@ -58,7 +66,10 @@ describe('readSideBySide', () => {
 
     expect(names(read.withoutEndpoint)).toEqual(['a/web-2']);
     expect(read).toMatchObject({ podsChecked: 5, endpoints: 6, left: [] });
-    expect(asked.filter((a) => a.startsWith('get'))).toEqual(['get a/web-2']);
+    expect(asked.filter((a) => a.startsWith('get'))).toEqual([
+      'get ciliumendpoints a/web-2',
+      'get pods a/web-2',
+    ]);
     expect(seen.at(-1)).toBe(namespaces.length);
   });
 
@@ -70,6 +81,19 @@ describe('readSideBySide', () => {
     const read = await readSideBySide(kube, ['a', 'b'], { pausing: never, onNamespaceRead: () => {} });
 
     expect(read.withoutEndpoint).toEqual([]);
+    expect(read.podsChecked).toBe(3);
+  });
+
+  it('judges a pod found without an endpoint as it is when asked after: gone or no longer Running, it is not judged', async () => {
+    const { kube } = lists(['a/done', 'a/gone', 'a/running'], [], {
+      pageSize: 5,
+      phases: { 'a/done': 'Succeeded' },
+      gone: ['a/gone'],
+    });
+
+    const read = await readSideBySide(kube, ['a'], { pausing: never, onNamespaceRead: () => {} });
+
+    expect(names(read.withoutEndpoint)).toEqual(['a/running']);
     expect(read.podsChecked).toBe(3);
   });
 
