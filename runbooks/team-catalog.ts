@@ -8,10 +8,12 @@ import { RUNBOOK_CATALOG } from './catalog.ts';
  */
 export const TEAM_CATALOG_ENV = 'RESPONDER_TEAM_RUNBOOKS';
 
-const TeamCatalog = z.array(
-  z
-    .object({ id: z.string().min(1), title: z.string(), writes: z.boolean(), params: z.array(z.string()) })
-    .strict(),
+const TeamCatalog = z.lazy(() =>
+  z.array(
+    z
+      .object({ id: z.string().min(1), title: z.string(), writes: z.boolean(), params: z.array(z.string()) })
+      .strict(),
+  ),
 );
 
 /**

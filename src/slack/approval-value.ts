@@ -16,12 +16,14 @@ export const MAX_BUTTON_VALUE_CHARS = 2000;
 
 const ACTION_KEY = /^[^:\s]+:\S+$/;
 
-export const ApprovalValueSchema = z
-  .object({
-    runId: z.string().min(1),
-    approved: z.array(z.string().regex(ACTION_KEY, 'must be "<action>:<target>"')).min(1),
-  })
-  .strict();
+export const ApprovalValueSchema = z.lazy(() =>
+  z
+    .object({
+      runId: z.string().min(1),
+      approved: z.array(z.string().regex(ACTION_KEY, 'must be "<action>:<target>"')).min(1),
+    })
+    .strict(),
+);
 
 export function approvalValue(runId: string, approved: readonly string[]): string {
   return JSON.stringify({ runId, approved });

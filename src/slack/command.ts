@@ -15,15 +15,17 @@ import {
  * The form fields of a slash command request (already URL-decoded by the edge). `token` is
  * Slack's deprecated verification token: the signature check at the edge replaces it.
  */
-export const SlashCommandFormSchema = z.object({
-  team_id: NonEmpty,
-  channel_id: NonEmpty,
-  user_id: NonEmpty,
-  user_name: z.string().optional(),
-  text: z.string(),
-  response_url: HttpsUrl,
-  trigger_id: NonEmpty,
-});
+export const SlashCommandFormSchema = z.lazy(() =>
+  z.object({
+    team_id: NonEmpty,
+    channel_id: NonEmpty,
+    user_id: NonEmpty,
+    user_name: z.string().optional(),
+    text: z.string(),
+    response_url: HttpsUrl,
+    trigger_id: NonEmpty,
+  }),
+);
 
 /** What a command is checked against: its name (for usage), the configured clusters, the runbook ids. */
 export interface CommandContext {

@@ -7,25 +7,29 @@ import { APPROVAL_ACTION_IDS } from './action-ids.ts';
 import { ApprovalValueSchema } from './approval-value.ts';
 
 /** The interactivity request: one form field, `payload`, holding JSON. */
-const InteractionForm = z.object({ payload: z.string() });
+const InteractionForm = z.lazy(() => z.object({ payload: z.string() }));
 
-const ButtonAction = z.object({
-  action_id: z.enum(APPROVAL_ACTION_IDS),
-  value: z.string(),
-  action_ts: NonEmpty,
-});
+const ButtonAction = z.lazy(() =>
+  z.object({
+    action_id: z.enum(APPROVAL_ACTION_IDS),
+    value: z.string(),
+    action_ts: NonEmpty,
+  }),
+);
 
 /** Slack's block_actions payload, the fields an approval needs. A button press sends one action. */
-export const BlockActionsSchema = z.object({
-  type: z.literal('block_actions'),
-  user: z.object({ id: NonEmpty, username: z.string().optional() }),
-  // Messages in channels carry both; the container is the fallback for the channel.
-  channel: z.object({ id: NonEmpty }).optional(),
-  container: z.object({ channel_id: z.string().optional(), message_ts: z.string().optional() }),
-  message: z.object({ ts: NonEmpty }).optional(),
-  response_url: HttpsUrl.optional(),
-  actions: z.tuple([ButtonAction], ButtonAction),
-});
+export const BlockActionsSchema = z.lazy(() =>
+  z.object({
+    type: z.literal('block_actions'),
+    user: z.object({ id: NonEmpty, username: z.string().optional() }),
+    // Messages in channels carry both; the container is the fallback for the channel.
+    channel: z.object({ id: NonEmpty }).optional(),
+    container: z.object({ channel_id: z.string().optional(), message_ts: z.string().optional() }),
+    message: z.object({ ts: NonEmpty }).optional(),
+    response_url: HttpsUrl.optional(),
+    actions: z.tuple([ButtonAction], ButtonAction),
+  }),
+);
 
 /**
  * An approve/reject button press → a Trigger with `approval`. The deliveryKey is (action_ts,

@@ -10,14 +10,16 @@ import { NonEmpty, parseWith } from './validate.ts';
  * (`truncatedAlerts`, 0.21) or never used (`receiver`, `externalURL`, `generatorURL`, `endsAt`)
  * pass through; `version` comes first so an unsupported version is the error reported.
  */
-export const AlertmanagerWebhookSchema = z.object({
-  version: z.literal('4'),
-  groupKey: NonEmpty,
-  status: Status,
-  groupLabels: OptionalLabels,
-  commonLabels: OptionalLabels,
-  alerts: z.array(AlertSchema).min(1, 'expected at least one alert'),
-});
+export const AlertmanagerWebhookSchema = z.lazy(() =>
+  z.object({
+    version: z.literal('4'),
+    groupKey: NonEmpty,
+    status: Status,
+    groupLabels: OptionalLabels,
+    commonLabels: OptionalLabels,
+    alerts: z.array(AlertSchema).min(1, 'expected at least one alert'),
+  }),
+);
 
 /** One Trigger per notification (see alertGroupTrigger). */
 export function parseAlertmanager(payload: unknown, edge: EdgeFacts): Trigger {

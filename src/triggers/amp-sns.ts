@@ -38,13 +38,15 @@ const GoTime = z
  * webhook's group without `version`, `groupKey` or `externalURL`, and Go-formatted times. The
  * template leaves out `labels`, `annotations` and the group's label maps when they are empty.
  */
-export const AmpMessageSchema = z.object({
-  receiver: z.string(),
-  status: Status,
-  alerts: z.array(AlertSchema.extend({ startsAt: GoTime })).min(1, 'expected at least one alert'),
-  groupLabels: OptionalLabels,
-  commonLabels: OptionalLabels,
-});
+export const AmpMessageSchema = z.lazy(() =>
+  z.object({
+    receiver: z.string(),
+    status: Status,
+    alerts: z.array(AlertSchema.extend({ startsAt: GoTime })).min(1, 'expected at least one alert'),
+    groupLabels: OptionalLabels,
+    commonLabels: OptionalLabels,
+  }),
+);
 
 // Alertmanager's default SNS text (default.tmpl, "sns.default.message") lists alerts under these.
 const DEFAULT_TEXT = /^(Alerts Firing|Alerts Resolved):$/m;

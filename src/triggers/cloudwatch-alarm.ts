@@ -34,25 +34,29 @@ export interface AlarmChange {
   reason?: string;
 }
 
-const Metric = z.object({
-  // Metric-math expressions carry no metricStat; composite alarms carry no metrics at all.
-  metricStat: z
-    .object({ metric: z.object({ dimensions: z.record(z.string(), z.string()).optional() }) })
-    .optional(),
-});
+const Metric = z.lazy(() =>
+  z.object({
+    // Metric-math expressions carry no metricStat; composite alarms carry no metrics at all.
+    metricStat: z
+      .object({ metric: z.object({ dimensions: z.record(z.string(), z.string()).optional() }) })
+      .optional(),
+  }),
+);
 
 /**
  * The state change as CloudWatch writes it in JSON for EventBridge (the event's `detail`) and for
  * an alarm that invokes a Lambda function directly (the event's `alarmData`): one document, two
  * envelopes.
  */
-export const AlarmDataSchema = z.object({
-  alarmName: NonEmpty,
-  state: z.object({ value: AlarmState, timestamp: Timestamp, reason: z.string().optional() }),
-  configuration: z
-    .object({ description: z.string().optional(), metrics: z.array(Metric).optional() })
-    .optional(),
-});
+export const AlarmDataSchema = z.lazy(() =>
+  z.object({
+    alarmName: NonEmpty,
+    state: z.object({ value: AlarmState, timestamp: Timestamp, reason: z.string().optional() }),
+    configuration: z
+      .object({ description: z.string().optional(), metrics: z.array(Metric).optional() })
+      .optional(),
+  }),
+);
 
 /** The change an alarm-data document describes, for the alarm its envelope names. */
 export function alarmDataChange(

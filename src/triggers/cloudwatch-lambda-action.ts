@@ -9,11 +9,13 @@ import { parseWith } from './validate.ts';
  * the same state-change document as EventBridge's `detail`, in `alarmData`, with the alarm ARN in
  * `alarmArn`. Region and account are read from the ARN, as for the other forms.
  */
-export const AlarmLambdaActionSchema = z.object({
-  source: z.literal('aws.cloudwatch'),
-  alarmArn: AlarmArn,
-  alarmData: AlarmDataSchema,
-});
+export const AlarmLambdaActionSchema = z.lazy(() =>
+  z.object({
+    source: z.literal('aws.cloudwatch'),
+    alarmArn: AlarmArn,
+    alarmData: AlarmDataSchema,
+  }),
+);
 
 /** Same alarm change, same Trigger (and deliveryKey) as its EventBridge event would make. */
 export function parseAlarmLambdaAction(payload: unknown, edge: EdgeFacts): Trigger {

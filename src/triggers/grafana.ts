@@ -11,14 +11,16 @@ import { parseWith } from './validate.ts';
  * `silenceURL`, `dashboardURL`, `panelURL`), which pass through. Each alert's fingerprint is
  * Grafana's own (over labels it does not send), so it is required, never derived.
  */
-export const GrafanaWebhookSchema = z.object({
-  version: z.literal('1'),
-  orgId: z.number().int(),
-  status: Status,
-  groupLabels: OptionalLabels,
-  commonLabels: OptionalLabels,
-  alerts: z.array(AlertSchema.required({ fingerprint: true })).min(1, 'expected at least one alert'),
-});
+export const GrafanaWebhookSchema = z.lazy(() =>
+  z.object({
+    version: z.literal('1'),
+    orgId: z.number().int(),
+    status: Status,
+    groupLabels: OptionalLabels,
+    commonLabels: OptionalLabels,
+    alerts: z.array(AlertSchema.required({ fingerprint: true })).min(1, 'expected at least one alert'),
+  }),
+);
 
 /** A Grafana notification as the Trigger an Alertmanager group makes: routed by alertname and labels alike. */
 export function parseGrafana(payload: unknown, edge: EdgeFacts): Trigger {

@@ -16,18 +16,22 @@ const SweepFields = z.object({
  * The input we give EventBridge Scheduler's Lambda target. `scheduledTime` is Scheduler's
  * `<aws.scheduler.scheduled-time>` context attribute: the same on Scheduler's own retries.
  */
-export const SweepInputSchema = SweepFields.extend({ schedule: NonEmpty, scheduledTime: Timestamp });
+export const SweepInputSchema = z.lazy(() =>
+  SweepFields.extend({ schedule: NonEmpty, scheduledTime: Timestamp }),
+);
 
 /**
  * EventBridge's scheduled event. A scheduled rule sends `detail: {}` and names itself in
  * `resources`; a Scheduler or PutEvents sender may put our fields in `detail`.
  */
-export const ScheduledEventSchema = z.object({
-  'detail-type': z.literal('Scheduled Event'),
-  time: Timestamp,
-  resources: z.array(z.string()),
-  detail: SweepFields.extend({ schedule: NonEmpty.optional() }),
-});
+export const ScheduledEventSchema = z.lazy(() =>
+  z.object({
+    'detail-type': z.literal('Scheduled Event'),
+    time: Timestamp,
+    resources: z.array(z.string()),
+    detail: SweepFields.extend({ schedule: NonEmpty.optional() }),
+  }),
+);
 
 type SweepRequest = z.infer<typeof SweepFields> & { schedule: string; scheduledTime: string };
 

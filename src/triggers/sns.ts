@@ -6,19 +6,23 @@ import type { Trigger } from './types.ts';
 import { parseWith } from './validate.ts';
 
 /** SNS's notification: the same fields in a Lambda event record's `Sns` and in an HTTP(S) POST. */
-const SnsNotification = z.object({
-  Type: z.literal('Notification'),
-  Message: z.string(),
-  MessageAttributes: z
-    .record(z.string(), z.object({ Type: z.string(), Value: z.string() }))
-    .nullish()
-    .transform((attributes) => attributes ?? {}),
-});
+const SnsNotification = z.lazy(() =>
+  z.object({
+    Type: z.literal('Notification'),
+    Message: z.string(),
+    MessageAttributes: z
+      .record(z.string(), z.object({ Type: z.string(), Value: z.string() }))
+      .nullish()
+      .transform((attributes) => attributes ?? {}),
+  }),
+);
 
 /** The event a Lambda function subscribed to the topic receives. */
-const LambdaSnsEvent = z.object({
-  Records: z.array(z.object({ Sns: SnsNotification })).min(1, 'expected a record'),
-});
+const LambdaSnsEvent = z.lazy(() =>
+  z.object({
+    Records: z.array(z.object({ Sns: SnsNotification })).min(1, 'expected a record'),
+  }),
+);
 
 /** What a topic carries: a CloudWatch alarm's notification, or an alert group from AMP's alert manager. */
 function parseNotification(sns: z.output<typeof SnsNotification>, prefix: string, edge: EdgeFacts): Trigger {
