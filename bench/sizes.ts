@@ -27,13 +27,23 @@ const roundsAsked = whole('BENCH_ROUNDS', MIN_RUNS);
 export const ROUNDS = roundsAsked ?? MIN_RUNS;
 
 /** From this many nodes on, a round of the worker's figures is long enough to take fewer of them. */
-export const LARGE_CLUSTER_NODES = 100_000;
+export const LARGE_CLUSTER_NODES = 20_000;
+
+/** From this many nodes on, one fan-out is a quarter of an hour. */
+export const HUGE_CLUSTER_NODES = 100_000;
 
 /**
- * Rounds of the worker's figures at a cluster of `nodes`. At 100,000 nodes a round is a scan and a
- * plain GET of 3.3 million pods and 3 million endpoints and a fan-out of 100,000 execs, minutes
- * each: three rounds still give a median and a spread, and five would add most of an hour to a
- * whole run (docs/scale.md). BENCH_ROUNDS applies at every size.
+ * Rounds of the worker's figures at a cluster of `nodes`. From 20,000 nodes a round is a scan and
+ * a plain GET of 600,000 pods or more and a fan-out of 20,000 execs or more, minutes each: three
+ * rounds still give a median and a spread, and five would add most of an hour to a whole run
+ * (docs/scale.md). BENCH_ROUNDS applies at every size.
  */
 export const roundsAt = (nodes: number): number =>
   roundsAsked ?? (nodes >= LARGE_CLUSTER_NODES ? 3 : MIN_RUNS);
+
+/**
+ * Fan-outs at a cluster of `nodes`: one at 100,000 agents, where the figure held to a limit is
+ * the peak RSS, a maximum over 100,000 execs, and each run is about 15 minutes of a whole run.
+ */
+export const fanOutRoundsAt = (nodes: number): number =>
+  roundsAsked ?? (nodes >= HUGE_CLUSTER_NODES ? 1 : roundsAt(nodes));

@@ -5,7 +5,7 @@ import { cliRunFigures } from './cli-run.ts';
 import { type FanOutRuns, fanOutFigures, fanOutRuns } from './fan-out.ts';
 import { type Figures, fromRuns, pairedRatios } from './figures.ts';
 import { brokenCluster, healthyCluster } from './scale-clusters.ts';
-import { ROUNDS, roundsAt } from './sizes.ts';
+import { fanOutRoundsAt, ROUNDS, roundsAt } from './sizes.ts';
 import { bundleWorkerChild, type ClientRun, clientsOf, settle } from './worker-runs.ts';
 
 const secondsOf = (runs: readonly ClientRun[]) => runs.map((run) => run.seconds);
@@ -98,9 +98,14 @@ export async function healthyWorkerBench(
           }),
     };
     settle();
+    const fanOuts = fanOutRoundsAt(nodes);
     const fanOut: FanOutRuns = options.perProcess
-      ? await fanOutRuns(sim, clients, bundle, { rounds, sizes: [undefined, 1024, 1769], replayedAt: [1769] })
-      : await fanOutRuns(sim, clients, bundle, { rounds, sizes: [undefined] });
+      ? await fanOutRuns(sim, clients, bundle, {
+          rounds: fanOuts,
+          sizes: [undefined, 1024, 1769],
+          replayedAt: [1769],
+        })
+      : await fanOutRuns(sim, clients, bundle, { rounds: fanOuts, sizes: [undefined] });
     return { ...figures, ...fanOutFigures(fanOut, { limits: true }) };
   } finally {
     await sim.close();
