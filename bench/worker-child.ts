@@ -3,7 +3,7 @@
 // wall time and CPU time (from the first request on), the process's peak RSS, and the verdict.
 
 import { subscribe } from 'node:diagnostics_channel';
-import { appendFileSync, readFileSync } from 'node:fs';
+import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { getHeapSpaceStatistics } from 'node:v8';
 import { CoreV1Api, KubeConfig } from '@kubernetes/client-node';
 import { cgroupRootHooks } from '../runbooks/cgroup-root-hooks/index.ts';
@@ -64,6 +64,9 @@ if (mode === 'client-node-pods') {
   const runs = await runLikeTheWorker(mode === 'scan' ? unmanagedPods : cgroupRootHooks);
   verdict = runs.report.verdict;
   invocations = runs.invocations;
+  // BENCH_WORKER_REPORT=<file>: a development aid, the run's whole report, to see what a verdict rests on.
+  if (process.env.BENCH_WORKER_REPORT)
+    writeFileSync(process.env.BENCH_WORKER_REPORT, JSON.stringify(runs.report));
 }
 const cpu = process.cpuUsage(cpuBefore);
 process.stdout.write(

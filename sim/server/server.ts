@@ -5,6 +5,7 @@ import type { Duplex } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { TLSSocket } from 'node:tls';
 import type { SimCluster } from '../cluster.ts';
+import { indexPodsByNode } from '../exec/facts/pods-by-node.ts';
 import { ExecTimeline } from '../exec/timeline.ts';
 import { handleExecUpgrade } from '../exec/websocket.ts';
 import type { Fault, Faults, RequestKind } from '../faults.ts';
@@ -258,6 +259,8 @@ async function handleUpgrade(
 
 /** Starts the simulated kube-apiserver over HTTPS. */
 export async function startApiServer(options: ApiServerOptions): Promise<ApiServer> {
+  // The exec path's index, made before the first request rather than during one (see podsOnNode).
+  indexPodsByNode(options.cluster.store);
   const server: Server = createServer({ cert: options.tls.certPem, key: options.tls.keyPem }, (req, res) => {
     handleRequest(options, req, res).catch((error: unknown) =>
       error instanceof DroppedConnection ? res.destroy() : sendError(res, toApiError(error)),

@@ -36,4 +36,35 @@ describe('podsOnNode', () => {
     const again = podsOnNode(cluster, node as string).find((p) => p.metadata.name === pod.metadata.name);
     expect(again?.metadata.labels?.seen).toBe('yes');
   });
+
+  it('follows pods created, bound and deleted after it was made, as each write lands', () => {
+    const [node, other] = [...cluster.agents.keys()] as [string, string];
+    const [template] = podsOnNode(cluster, node) as [Pod];
+    const names = (on: string) => podsOnNode(cluster, on).map((pod) => pod.metadata.name);
+    const { uid: _uid, resourceVersion: _rv, ...metadata } = template.metadata;
+    cluster.store.create<Pod>(R.pods, { ...template, metadata: { ...metadata, name: 'late' } });
+    expect(names(node)).toContain('late');
+
+    const { nodeName: _node, ...unbound } = template.spec;
+    cluster.store.create<Pod>(R.pods, {
+      ...template,
+      metadata: { ...metadata, name: 'pending' },
+      spec: unbound,
+    });
+    expect([...cluster.agents.keys()].flatMap(names)).not.toContain('pending');
+    cluster.store.update<Pod>(R.pods, metadata.namespace, 'pending', (p) => ({
+      ...p,
+      spec: { ...p.spec, nodeName: other },
+    }));
+    expect(names(other)).toContain('pending');
+    expect(names(node)).not.toContain('pending');
+
+    cluster.store.delete(R.pods, metadata.namespace, 'late');
+    cluster.store.delete(R.pods, metadata.namespace, template.metadata.name);
+    expect(names(node)).not.toContain('late');
+    expect(names(node)).not.toContain(template.metadata.name);
+    expect(keys(podsOnNode(cluster, node))).toEqual(
+      keys((cluster.store.list(R.pods).items as Pod[]).filter((pod) => pod.spec.nodeName === node)),
+    );
+  });
 });
