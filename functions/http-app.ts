@@ -2,15 +2,13 @@ import { type Context, Hono, type MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { HTTPException } from 'hono/http-exception';
 import type { App } from '../src/app/app.ts';
-import { UnknownNameError } from '../src/app/app.ts';
-import { answerApprovalClick } from '../src/app/approval-click.ts';
-import { handleSlashCommand } from '../src/app/slack-command.ts';
+import { UnknownNameError } from '../src/app/unknown-name.ts';
 import type { Dispatched } from '../src/routing/dispatch.ts';
-import { parseBlockActions } from '../src/slack/interactions.ts';
 import { verifySlackSignature } from '../src/slack/signature.ts';
-import { parseAlertmanager, parseGrafana, TriggerError } from '../src/triggers/index.ts';
+import { TriggerError } from '../src/validation/trigger-error.ts';
 import type { ConsoleOptions } from './console/console-app.ts';
 import { checkConsoleSecret } from './console/console-secret.ts';
+import { onFirstCall } from './on-first-call.ts';
 import { tokenAuth } from './token-auth.ts';
 
 /**
@@ -27,7 +25,11 @@ export interface HttpSecrets {
 }
 
 export interface HttpAppDeps {
-  app: App;
+  /**
+   * The core, or how to build it: then it is built by the first request that gets past its
+   * checks (token, content type, signature), so a cold start builds none of it (the Lambda entry).
+   */
+  app: App | (() => Promise<App>);
   secrets: HttpSecrets;
   /**
    * How a missing secret is named in the 503 that says so: where this server keeps it. Default:
@@ -53,7 +55,7 @@ export interface HttpAppDeps {
 /** A Function URL carries at most 6 MB (6 MiB) of request. */
 export const MAX_BODY_BYTES = 6 * 1024 * 1024;
 
-type Env = { Variables: { rawBody: string } };
+type Env = { Variables: { rawBody: string; responder: App } };
 
 const fail = (c: Context, status: 400 | 401 | 413 | 415 | 503, error: string) => c.json({ error }, status);
 
@@ -66,8 +68,8 @@ function requireContentType(type: string): MiddlewareHandler<Env> {
   };
 }
 
-/** Slack's v0 signature over the raw body, within 5 minutes. Runs after the body is read. */
-function slackSignature(secret: string | undefined, name: string, now: () => Date): MiddlewareHandler<Env> {
+/** Slack's v0 signature over the raw body, within 5 minutes, by the core's clock. Runs after both are there. */
+function slackSignature(secret: string | undefined, name: string): MiddlewareHandler<Env> {
   return async (c, next) => {
     if (!secret) return fail(c, 503, `the server has no ${name} configured`);
     const check = verifySlackSignature({
@@ -75,7 +77,7 @@ function slackSignature(secret: string | undefined, name: string, now: () => Dat
       timestamp: c.req.header('x-slack-request-timestamp'),
       signature: c.req.header('x-slack-signature'),
       rawBody: c.get('rawBody'),
-      now: now(),
+      now: c.get('responder').ports.now(),
     });
     if (!check.ok) return fail(c, 401, `invalid Slack request: ${check.reason}`);
     await next();
@@ -123,32 +125,34 @@ const ENV_NAMES: Record<keyof HttpSecrets, string> = {
  * openid-client) stay out of a cold start. A load that failed is tried again on the next request.
  */
 function lazyConsole(
-  responder: App,
+  core: () => Promise<App>,
   console: ConsoleOptions | (() => Promise<ConsoleOptions>),
 ): MiddlewareHandler<Env> {
   if (typeof console !== 'function') checkConsoleSecret(console.session.secret);
-  let mounted: Promise<Hono> | undefined;
-  const mount = async () => {
-    const [{ createConsole }, options] = await Promise.all([
+  const mounted = onFirstCall(async () => {
+    const [{ createConsole }, options, responder] = await Promise.all([
       import('./console/console-app.ts'),
       typeof console === 'function' ? console() : console,
+      core(),
     ]);
     return new Hono().route('/ui', createConsole(responder, options));
-  };
-  return async (c) => {
-    mounted ??= mount().catch((error: unknown) => {
-      mounted = undefined;
-      throw error;
-    });
-    return (await mounted).fetch(c.req.raw, c.env);
-  };
+  });
+  return async (c) => (await mounted()).fetch(c.req.raw, c.env);
 }
+
+/** The payload routes' code (http-payloads.ts), loaded by the first of them. */
+const payloads = onFirstCall(() => import('./http-payloads.ts'));
 
 export function createHttpApp(deps: HttpAppDeps): Hono<Env> {
   const app = new Hono<Env>();
-  const responder = deps.app;
-  const now = responder.ports.now;
-  const edge = () => ({ receivedAt: now() });
+  const given = deps.app;
+  const core = typeof given === 'function' ? onFirstCall(given) : async () => given;
+  /** Puts the core on the request for the handlers after it. */
+  const withCore: MiddlewareHandler<Env> = async (c, next) => {
+    c.set('responder', await core());
+    await next();
+  };
+  const edge = (c: Context<Env>) => ({ receivedAt: c.get('responder').ports.now() });
   const maxSize = deps.maxBodyBytes ?? MAX_BODY_BYTES;
 
   app.onError((error, c) => {
@@ -187,7 +191,7 @@ export function createHttpApp(deps: HttpAppDeps): Hono<Env> {
       await next();
     });
 
-  if (deps.console) app.all('/ui/*', lazyConsole(responder, deps.console));
+  if (deps.console) app.all('/ui/*', lazyConsole(core, deps.console));
   else app.all('/ui/*', (c) => fail(c, 503, 'the web console is not configured on this server'));
 
   const names = { ...ENV_NAMES, ...deps.secretNames };
@@ -198,42 +202,47 @@ export function createHttpApp(deps: HttpAppDeps): Hono<Env> {
   );
   const operatorToken = tokenAuth(deps.secrets.operatorToken, ENV_NAMES.operatorToken, names.operatorToken);
 
-  app.post('/alerts/alertmanager', webhookToken, requireContentType('application/json'), async (c) => {
-    const trigger = parseAlertmanager(parseJsonBody(c), edge());
-    return c.json(summary(await responder.dispatch(trigger)), 202);
+  const json = requireContentType('application/json');
+  app.post('/alerts/alertmanager', webhookToken, json, withCore, async (c) => {
+    const trigger = (await payloads()).parseAlertmanager(parseJsonBody(c), edge(c));
+    return c.json(summary(await c.get('responder').dispatch(trigger)), 202);
   });
 
   // Grafana's webhook contact point, with the same token (its Authorization header or basic auth).
-  app.post('/alerts/grafana', webhookToken, requireContentType('application/json'), async (c) => {
-    const trigger = parseGrafana(parseJsonBody(c), edge());
-    return c.json(summary(await responder.dispatch(trigger)), 202);
+  app.post('/alerts/grafana', webhookToken, json, withCore, async (c) => {
+    const trigger = (await payloads()).parseGrafana(parseJsonBody(c), edge(c));
+    return c.json(summary(await c.get('responder').dispatch(trigger)), 202);
   });
 
   // The audit trail, newest first, without the full reports: a page, filtered, and where the next starts.
-  app.get('/runs', operatorToken, async (c) => {
+  app.get('/runs', operatorToken, withCore, async (c) => {
     const repeated = Object.entries(c.req.queries()).find(([, values]) => values.length > 1);
     if (repeated) throw new TriggerError(repeated[0], 'given more than once: one value each');
-    const { runs, next } = await responder.history(c.req.query());
+    const { runs, next } = await c.get('responder').history(c.req.query());
     return c.json({ runs: runs.map(({ report: _report, ...record }) => record), ...(next ? { next } : {}) });
   });
 
-  app.post('/brake/reset', operatorToken, requireContentType('application/json'), async (c) => {
+  app.post('/brake/reset', operatorToken, json, withCore, async (c) => {
     const body = parseJsonBody(c) as { cluster?: unknown };
     if (typeof body?.cluster !== 'string') throw new TriggerError('cluster', 'expected a cluster name');
-    await responder.resetBrake(body.cluster, { source: 'cli', actor: { kind: 'user', id: 'operator' } });
+    await c
+      .get('responder')
+      .resetBrake(body.cluster, { source: 'cli', actor: { kind: 'user', id: 'operator' } });
     return c.json({ reset: body.cluster });
   });
 
   const slackForm = requireContentType('application/x-www-form-urlencoded');
-  const signed = slackSignature(deps.secrets.slackSigningSecret, names.slackSigningSecret, now);
+  const signed = slackSignature(deps.secrets.slackSigningSecret, names.slackSigningSecret);
 
   // Answered at once (ephemeral unless a brake reset): runs are queued, their reports go to the channel.
-  app.post('/slack/commands', slackForm, signed, async (c) =>
-    c.json(await handleSlashCommand(formOf(c), edge(), responder)),
+  app.post('/slack/commands', slackForm, withCore, signed, async (c) =>
+    c.json(await (await payloads()).handleSlashCommand(formOf(c), edge(c), c.get('responder'))),
   );
 
-  app.post('/slack/interactions', slackForm, signed, async (c) => {
-    const trigger = parseBlockActions(formOf(c), edge());
+  app.post('/slack/interactions', slackForm, withCore, signed, async (c) => {
+    const { parseBlockActions, answerApprovalClick } = await payloads();
+    const responder = c.get('responder');
+    const trigger = parseBlockActions(formOf(c), edge(c));
     const { chat, store } = responder.ports;
     const text = await answerApprovalClick(trigger, responder, { chat, runs: store.runs });
     return c.json({ response_type: 'ephemeral', replace_original: false, text });

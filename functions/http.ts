@@ -2,9 +2,9 @@ import type { Metrics } from '@aws-lambda-powertools/metrics';
 import { handle } from 'hono/aws-lambda';
 import { awsConsole, CONSOLE_FIELDS } from './console/aws-console.ts';
 import { createHttpApp } from './http-app.ts';
-import { lambdaRuntime } from './runtime.ts';
+import { lambdaEdge } from './runtime.ts';
 
-const runtime = await lambdaRuntime([
+const runtime = await lambdaEdge([
   'slackSigningSecret',
   'slackBotToken',
   'alertmanagerToken',
@@ -27,9 +27,9 @@ const loadMetrics = async () => {
  */
 export const handler = handle(
   createHttpApp({
-    app: runtime.app,
+    app: runtime.loadApp,
     secrets: runtime.secrets,
-    console: awsConsole(runtime.secrets, runtime.app.ports.config.slack.teamId, runtime.env.slackOidcIssuer),
+    console: awsConsole(runtime.secrets, runtime.config.slack.teamId, runtime.env.slackOidcIssuer),
     servedAt: runtime.consoleUrl.servedAt,
     secretNames: {
       slackSigningSecret: `slackSigningSecret in ${source.slackSigningSecret}`,
@@ -38,7 +38,7 @@ export const handler = handle(
     },
     // A sender whose alerts were refused retries and gives up: said in the log and on the alarm topic.
     onTooLarge: async ({ path, limit }) => {
-      runtime.app.ports.log.warn(`refused a request body over ${limit} bytes (413) on ${path}`, {
+      runtime.log.warn(`refused a request body over ${limit} bytes (413) on ${path}`, {
         path,
         limit,
       });

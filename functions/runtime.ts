@@ -1,15 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { Logger } from '@aws-lambda-powertools/logger';
-import { catalogWithTeam, TEAM_CATALOG_ENV } from '../runbooks/team-catalog.ts';
-import { type App, createApp } from '../src/app/app.ts';
+import type { App } from '../src/app/app.ts';
 import { type AppPorts, DEFAULT_CHANNEL } from '../src/app/ports.ts';
 import { CONSOLE_URL_ENV, consoleUrlSource } from '../src/chat/console-link.ts';
 import { unconfiguredChat } from '../src/chat/unconfigured.ts';
-import { DEPLOYED_CONFIG_FILE, loadDeployedConfig } from '../src/config/deployed.ts';
+import { checkDeployedConfig, DEPLOYED_CONFIG_FILE, loadDeployedConfig } from '../src/config/deployed.ts';
+import type { ResponderConfig } from '../src/config/schema.ts';
 import type { AwsClients } from './aws-clients.ts';
 import { awsJson } from './aws-json.ts';
 import { lazyAwsClients, lazyQueue, lazyStore } from './lazy-aws.ts';
 import { lazySlackDirectory, lazySlackSink } from './lazy-slack.ts';
+import { onFirstCall } from './on-first-call.ts';
 
 /**
  * The secrets' JSON, as the stack creates them (Secrets Manager, read at cold start and cached):
@@ -53,8 +54,11 @@ export function lambdaEnv() {
   };
 }
 
-export interface LambdaRuntime {
+/** What a function has once its cold start is done: its config and secrets read, nothing else built. */
+export interface LambdaEdge {
   env: ReturnType<typeof lambdaEnv>;
+  config: ResponderConfig;
+  log: AppPorts['log'];
   secrets: Secrets;
   /** Where each secret field lives, to name it in an answer that lacks it. */
   secretSources: Record<SecretField, string>;
@@ -62,28 +66,28 @@ export interface LambdaRuntime {
   clients: () => Promise<AwsClients>;
   /** Where reports link to the console; the http function tells it the origin it is served at. */
   consoleUrl: ReturnType<typeof consoleUrlSource>;
+  /**
+   * The core (routing, admission, the runbook catalog and its params schemas, zod), built by the
+   * first call and kept; a build that failed (a config naming an unknown runbook) is tried again.
+   */
+  loadApp: () => Promise<App>;
+}
+
+export interface LambdaRuntime extends Omit<LambdaEdge, 'loadApp'> {
   app: App;
 }
 
 /**
- * The composition root as every Lambda function builds it, once per cold start: the config
- * (bundled), DynamoDB, SQS, Slack, and the secrets. Which functions also reach clusters is their
- * own business (see worker.ts), so the others carry no cluster client.
+ * A function's cold start: the config (bundled, as JSON) and the secrets, read at once, and the
+ * clients and the core ready to be built when a request needs them. The http function stops here
+ * (its cold start loads no payload schema); the others build the core at once (lambdaRuntime).
  */
-export async function lambdaRuntime(
-  needs: readonly SecretField[] = ['slackBotToken'],
-): Promise<LambdaRuntime> {
+export async function lambdaEdge(needs: readonly SecretField[] = ['slackBotToken']): Promise<LambdaEdge> {
   const env = lambdaEnv();
   const log = new Logger({ serviceName: process.env.POWERTOOLS_SERVICE_NAME ?? 'cilium-responder' });
-  // A team's runbooks are bundled into the worker; the others know them by their catalog entries.
-  const catalog = catalogWithTeam(process.env[TEAM_CATALOG_ENV]);
-  const runbookIds = catalog.map((runbook) => runbook.id);
-  const config = await loadDeployedConfig(env.configPath, { runbooks: runbookIds });
   const secretIds = [env.secretId, ...(env.operatorSecretId ? [env.operatorSecretId] : [])];
-  const read = (await readSecretTexts(secretIds)).map(({ id, text }) => ({
-    id,
-    fields: fieldsOf(id, text, log),
-  }));
+  const [config, texts] = await Promise.all([loadDeployedConfig(env.configPath), readSecretTexts(secretIds)]);
+  const read = texts.map(({ id, text }) => ({ id, fields: fieldsOf(id, text, log) }));
   const secrets: Secrets = Object.assign({}, ...read.map(({ fields }) => fields));
   const secretSources = secretSourcesOf(read);
   // Said once per cold start; the function still starts (the http app answers 503 naming the field).
@@ -104,34 +108,63 @@ export async function lambdaRuntime(
     warn: (message, data) => log.warn(message, { ...data }),
     error: (message, data) => log.error(message, { ...data }),
   };
-  const ports: AppPorts = {
-    config,
-    runbookIds,
-    runbookInfo: catalog,
-    store,
-    queue: lazyQueue(clients),
-    // Thread roots live in the table, so every function edits the same thread. Until the bot token
-    // is put, runs still run and are recorded; what would be posted is logged with why.
-    chat: secrets.slackBotToken
-      ? lazySlackSink({
-          token: secrets.slackBotToken,
-          threads: store.threads,
-          ...slack,
-          consoleUrl: consoleUrl.url,
-        })
-      : unconfiguredChat(
-          `Slack is not configured: slackBotToken is empty in ${secretSources.slackBotToken}`,
-          logger,
-        ),
-    ...(secrets.slackBotToken
-      ? { directory: lazySlackDirectory({ token: secrets.slackBotToken, ...slack }) }
-      : {}),
-    defaultChannel: env.defaultChannel,
-    now: () => new Date(),
-    newId: randomUUID,
-    log: logger,
+  const buildApp = async (): Promise<App> => {
+    const [{ catalogWithTeam, TEAM_CATALOG_ENV }, { createApp }] = await Promise.all([
+      import('../runbooks/team-catalog.ts'),
+      import('../src/app/app.ts'),
+    ]);
+    // A team's runbooks are bundled into the worker; the others know them by their catalog entries.
+    const catalog = catalogWithTeam(process.env[TEAM_CATALOG_ENV]);
+    const runbookIds = catalog.map((runbook) => runbook.id);
+    checkDeployedConfig(env.configPath, config, { runbooks: runbookIds });
+    return createApp({
+      config,
+      runbookIds,
+      runbookInfo: catalog,
+      store,
+      queue: lazyQueue(clients),
+      // Thread roots live in the table, so every function edits the same thread. Until the bot token
+      // is put, runs still run and are recorded; what would be posted is logged with why.
+      chat: secrets.slackBotToken
+        ? lazySlackSink({
+            token: secrets.slackBotToken,
+            threads: store.threads,
+            ...slack,
+            consoleUrl: consoleUrl.url,
+          })
+        : unconfiguredChat(
+            `Slack is not configured: slackBotToken is empty in ${secretSources.slackBotToken}`,
+            logger,
+          ),
+      ...(secrets.slackBotToken
+        ? { directory: lazySlackDirectory({ token: secrets.slackBotToken, ...slack }) }
+        : {}),
+      defaultChannel: env.defaultChannel,
+      now: () => new Date(),
+      newId: randomUUID,
+      log: logger,
+    });
   };
-  return { env, secrets, secretSources, clients, consoleUrl, app: createApp(ports) };
+  return {
+    env,
+    config,
+    log: logger,
+    secrets,
+    secretSources,
+    clients,
+    consoleUrl,
+    loadApp: onFirstCall(buildApp),
+  };
+}
+
+/**
+ * The composition root as the alarm, sweep and worker functions build it, once per cold start: the
+ * config (bundled), DynamoDB, SQS, Slack, the secrets and the core. Which functions also reach
+ * clusters is their own business (see worker.ts), so the others carry no cluster client.
+ */
+export async function lambdaRuntime(needs?: readonly SecretField[]): Promise<LambdaRuntime> {
+  const { loadApp, ...edge } = await lambdaEdge(needs);
+  return { ...edge, app: await loadApp() };
 }
 
 const FIELDS: readonly SecretField[] = [

@@ -6,6 +6,7 @@ import type { BrakeState, RunRecord } from '../store/types.ts';
 import type { Actor, Trigger, TriggerSource } from '../triggers/types.ts';
 import { type HistoryQuery, parseHistoryQuery } from './history-query.ts';
 import type { AppPorts } from './ports.ts';
+import { UnknownNameError } from './unknown-name.ts';
 
 export type { HistoryQuery } from './history-query.ts';
 
@@ -39,18 +40,6 @@ export interface App {
 
 /** How far back the run history is read for the clusters an unknown name is told about. */
 const RECENT_RUNS = 200;
-
-/** A cluster or runbook named that neither the config nor the run history knows. */
-export class UnknownNameError extends Error {
-  constructor(
-    readonly field: 'cluster' | 'runbook',
-    name: string,
-    known: readonly string[],
-  ) {
-    super(`no ${field} "${name}" in the config or the run history; known: ${known.join(', ') || 'none'}`);
-    this.name = 'UnknownNameError';
-  }
-}
 
 export function createApp(ports: AppPorts): App {
   const { config, store } = ports;

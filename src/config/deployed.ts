@@ -10,8 +10,9 @@ import type { ResponderConfig } from './schema.ts';
 export const DEPLOYED_CONFIG_FILE = 'responder.config.json';
 
 /**
- * Reads a deployed (JSON) config; the routes' and schedules' runbooks are checked against the ones
- * this function knows. A problem is a ConfigError naming the file and the field.
+ * Reads a deployed (JSON) config; with `runbooks`, its routes' and schedules' runbooks are checked
+ * against the ones this function knows (checkDeployedConfig). A problem is a ConfigError naming the
+ * file and the field.
  */
 export async function loadDeployedConfig(path: string, options: ParseOptions = {}): Promise<ResponderConfig> {
   const text = await readConfigFile(path);
@@ -21,6 +22,12 @@ export async function loadDeployedConfig(path: string, options: ParseOptions = {
   } catch (error) {
     throw new ConfigError(`${path}: not JSON (${(error as Error).message})`);
   }
+  checkDeployedConfig(path, config, options);
+  return config;
+}
+
+/** Throws a ConfigError naming each field of the config read from `path` that `options` refuses. */
+export function checkDeployedConfig(path: string, config: ResponderConfig, options: ParseOptions): void {
   const problems = [
     ...(options.runbooks ? unknownRunbooks(config, options.runbooks) : []),
     ...(options.checks?.(config) ?? []),
@@ -31,5 +38,4 @@ export async function loadDeployedConfig(path: string, options: ParseOptions = {
         .map(({ path: at, message }) => `${path}: ${fieldOf(at, { indices: 'dotted' })}: ${message}`)
         .join('\n'),
     );
-  return config;
 }

@@ -66,7 +66,19 @@ describe("the http function's cold start", () => {
     expect(inputs.filter((path) => heavy.test(path))).toEqual([]);
     // What every request needs is there.
     expect(inputs).toContain('functions/http-app.ts');
-    expect(inputs.some((path) => path.includes('node_modules/zod/'))).toBe(true);
+  }, 60_000);
+
+  it("loads no payload schema, no zod and not the core: the first request past the route's checks loads them", async () => {
+    const inputs = await loadedAtStart('functions/http.ts');
+    const core =
+      /node_modules\/zod\/|^src\/(triggers|routing|params)\/|^src\/app\/app\.ts$|^runbooks\/|^src\/slack\/(command|interactions)\.ts$/;
+    expect(inputs.filter((path) => core.test(path))).toEqual([]);
+    // They are shipped, in files of their own.
+    const all = (await bundle('functions/http.ts')).inputs;
+    expect(all).toEqual(
+      expect.arrayContaining(['functions/http-payloads.ts', 'src/app/app.ts', 'runbooks/catalog.ts']),
+    );
+    expect(all.some((path) => path.includes('node_modules/zod/'))).toBe(true);
   }, 60_000);
 
   it('loads no AWS SDK: it reads its secrets with one signed request each; the table and the queue load with the first request that uses them', async () => {

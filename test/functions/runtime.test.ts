@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { lambdaRuntime } from '../../functions/runtime.ts';
+import { lambdaEdge, lambdaRuntime } from '../../functions/runtime.ts';
 import { RUNBOOK_IDS } from '../../runbooks/catalog.ts';
 import { deployedConfigText } from '../../src/config/deployed-text.ts';
 import { loadConfig } from '../../src/config/load.ts';
@@ -122,5 +122,37 @@ describe('lambdaRuntime and its secrets', () => {
     await expect(logged(() => lambdaRuntime())).rejects.toThrow(
       `secret ${OPERATOR} could not be read: ResourceNotFoundException: Secrets Manager can't find the specified secret.`,
     );
+  });
+
+  it("the http function's cold start builds no core; a config naming a runbook it does not know fails the core's build, named, and the other functions' cold start", async () => {
+    secrets({
+      [MAIN]: JSON.stringify({ alertmanagerToken: 'am' }),
+      [OPERATOR]: JSON.stringify({ operatorToken: 'op' }),
+    });
+    const stale = join(mkdtempSync(join(tmpdir(), 'runtime-')), 'responder.config.json');
+    const example = await loadConfig('responder.config.example.yaml', { runbooks: RUNBOOK_IDS });
+    const route = { match: { alertname: 'Gone' }, runbook: 'retired-runbook' };
+    writeFileSync(
+      stale,
+      deployedConfigText(example).replace('"routes":[', `"routes":[${JSON.stringify(route)},`),
+    );
+    process.env.RESPONDER_CONFIG = stale;
+    const { result: edge } = await logged(() => lambdaEdge());
+    expect(edge.config.routes.map((r) => r.runbook)).toContain('retired-runbook');
+    const unknown = new RegExp(`${stale}: routes\\.0\\.runbook: .*retired-runbook`);
+    await expect(edge.loadApp()).rejects.toThrow(unknown);
+    await expect(logged(() => lambdaRuntime())).rejects.toThrow(unknown);
+  });
+
+  it('builds the core with the first call to loadApp, once', async () => {
+    secrets({
+      [MAIN]: JSON.stringify({ alertmanagerToken: 'am' }),
+      [OPERATOR]: JSON.stringify({ operatorToken: 'op' }),
+    });
+    const { result: edge } = await logged(() => lambdaEdge());
+    const [first, second] = await Promise.all([edge.loadApp(), edge.loadApp()]);
+    expect(first).toBe(second);
+    expect(first.ports.runbookIds).toEqual(RUNBOOK_IDS);
+    expect(first.ports.config).toBe(edge.config);
   });
 });

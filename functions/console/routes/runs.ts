@@ -1,6 +1,6 @@
 import type { Context, Handler } from 'hono';
 import type { App } from '../../../src/app/app.ts';
-import { UnknownNameError } from '../../../src/app/app.ts';
+import { UnknownNameError } from '../../../src/app/unknown-name.ts';
 import { VERDICT_WORD } from '../../../src/report/summary.ts';
 import { TRIGGER_SOURCES } from '../../../src/triggers/types.ts';
 import { TriggerError } from '../../../src/validation/trigger-error.ts';
