@@ -3,11 +3,11 @@
 // Lambda's ends) with its checkpoint. As the agents are judged it collects garbage and samples the
 // heap, so what the run holds per agent shows apart from what it drops. Prints one JSON line.
 import { readFileSync } from 'node:fs';
-import { getHeapSpaceStatistics } from 'node:v8';
 import { KubeConfig } from '@kubernetes/client-node';
 import { cgroupRootHooks } from '../runbooks/cgroup-root-hooks/index.ts';
 import { clusterAccess } from '../src/cluster/access.ts';
 import { runInvocation } from '../src/engine/run.ts';
+import { memorySample } from './memory-sample.ts';
 
 /** A full collection every this many agents: often enough to see the peak, rare enough to be cheap. */
 const SAMPLE_EVERY = 500;
@@ -26,22 +26,10 @@ let heapPeak = 0;
 let judged = 0;
 const MiB = 1024 * 1024;
 const series: Record<string, number>[] = [];
-const spaceMiB = (name: string) =>
-  Number(((getHeapSpaceStatistics().find((s) => s.space_name === name)?.space_size ?? 0) / MiB).toFixed(1));
 const sample = () => {
   if (forceGc) gc();
-  const usage = process.memoryUsage();
-  heapPeak = Math.max(heapPeak, usage.heapUsed);
-  series.push({
-    judged,
-    rss: Math.round(usage.rss / MiB),
-    heapUsed: Math.round(usage.heapUsed / MiB),
-    heapTotal: Math.round(usage.heapTotal / MiB),
-    external: Math.round(usage.external / MiB),
-    old: spaceMiB('old_space'),
-    young: spaceMiB('new_space'),
-    large: spaceMiB('large_object_space'),
-  });
+  heapPeak = Math.max(heapPeak, process.memoryUsage().heapUsed);
+  series.push({ judged, ...memorySample() });
 };
 sample();
 const heapBefore = heapPeak;

@@ -4,7 +4,6 @@
 
 import { subscribe } from 'node:diagnostics_channel';
 import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
-import { getHeapSpaceStatistics } from 'node:v8';
 import { CoreV1Api, KubeConfig } from '@kubernetes/client-node';
 import { cgroupRootHooks } from '../runbooks/cgroup-root-hooks/index.ts';
 import { unmanagedPods } from '../runbooks/unmanaged-pods/index.ts';
@@ -15,6 +14,7 @@ import { runInvocation } from '../src/engine/run.ts';
 import type { AnyRunbook, Report } from '../src/engine/types.ts';
 import { invocationBudget } from '../src/worker/continue-later.ts';
 import { medianTimeline, recordClientExecs } from './exec-timeline.ts';
+import { memorySample } from './memory-sample.ts';
 
 const [mode, kubeconfigPath] = process.argv.slice(2);
 /**
@@ -129,24 +129,12 @@ function sampleEachSecond(file: string): void {
   subscribe('http.client.request.start', (message) => {
     if ((message as { request: { path: string } }).request.path.includes('/exec?')) execsStarted += 1;
   });
-  const MiB = 1024 * 1024;
   const began = performance.now();
-  const space = (name: string) =>
-    Math.round((getHeapSpaceStatistics().find((s) => s.space_name === name)?.space_used_size ?? 0) / MiB);
   setInterval(() => {
-    const usage = process.memoryUsage();
     const line = {
       s: Math.round((performance.now() - began) / 1000),
       execs: execsStarted,
-      rss: Math.round(usage.rss / MiB),
-      heap: Math.round(usage.heapUsed / MiB),
-      heapTotal: Math.round(usage.heapTotal / MiB),
-      external: Math.round(usage.external / MiB),
-      arrayBuffers: Math.round(usage.arrayBuffers / MiB),
-      old: space('old_space'),
-      young: space('new_space'),
-      large: space('large_object_space'),
-      code: space('code_space'),
+      ...memorySample(),
     };
     appendFileSync(file, `${JSON.stringify(line)}\n`);
   }, 1000).unref();
