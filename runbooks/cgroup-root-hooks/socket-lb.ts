@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { validateOutput } from './command-output.ts';
-import { jsonMember } from './json-member.ts';
+import { JsonMemberScan } from './json-member.ts';
 
 const COMMAND = 'cilium-dbg status -o json';
 
@@ -24,36 +24,46 @@ export interface AgentSocketLb {
 
 const SECTION = 'kube-proxy-replacement';
 
-/** The status's kube-proxy-replacement section alone: the rest lists every node of the cluster. */
-function kubeProxyReplacement(output: string | Uint8Array): unknown {
-  try {
-    return jsonMember(typeof output === 'string' ? Buffer.from(output) : output, SECTION);
-  } catch (error) {
-    throw new Error(`${COMMAND} printed JSON that does not parse: ${(error as Error).message}`);
+/**
+ * Whether the agent runs socket LB, from `cilium-dbg status -o json` (`socketLB: {}` when off), or
+ * `hostReachableServices` from agents older than 1.10, read as the output arrives (`write` is an
+ * exec's `onStdout`). Only its kube-proxy-replacement section is kept: the status lists every node
+ * of the cluster (about 400 bytes a node, 39 MB at 100,000 nodes), which held whole was the largest
+ * thing a cgroup check held.
+ */
+export class SocketLbStatusReader {
+  readonly #section = new JsonMemberScan(SECTION);
+
+  readonly write = (chunk: Uint8Array): void => this.#section.write(chunk);
+
+  /** The answer once the whole output is written. Status without either field throws: the agent did not say. */
+  read(): AgentSocketLb {
+    let section: unknown;
+    try {
+      section = this.#section.end();
+    } catch (error) {
+      throw new Error(`${COMMAND} printed JSON that does not parse: ${(error as Error).message}`);
+    }
+    const status = validateOutput(STATUS, section === undefined ? {} : { [SECTION]: section }, COMMAND);
+    const { socketLB, hostReachableServices } = status['kube-proxy-replacement'].features;
+    const [name, feature] = socketLB
+      ? ['socketLB', socketLB]
+      : hostReachableServices
+        ? ['hostReachableServices', hostReachableServices]
+        : [];
+    if (!feature)
+      throw new Error(
+        `${COMMAND} has neither kube-proxy-replacement.features.socketLB nor .hostReachableServices`,
+      );
+    return { enabled: feature.enabled === true, field: `kube-proxy-replacement.features.${name}.enabled` };
   }
 }
 
-/**
- * Whether the agent runs socket LB, from `cilium-dbg status -o json` (`socketLB: {}` when off), or
- * `hostReachableServices` from agents older than 1.10. Status without either throws: the agent
- * did not say, and the config decides instead. Only its kube-proxy-replacement section is parsed:
- * the status lists every node of the cluster (about 300 bytes a node, 30 MB at 100,000 nodes),
- * which as text and objects was the largest thing a cgroup check held.
- */
+/** {@link SocketLbStatusReader} over an output already held whole. */
 export function parseSocketLbStatus(output: string | Uint8Array): AgentSocketLb {
-  const section = kubeProxyReplacement(output);
-  const status = validateOutput(STATUS, section === undefined ? {} : { [SECTION]: section }, COMMAND);
-  const { socketLB, hostReachableServices } = status['kube-proxy-replacement'].features;
-  const [name, feature] = socketLB
-    ? ['socketLB', socketLB]
-    : hostReachableServices
-      ? ['hostReachableServices', hostReachableServices]
-      : [];
-  if (!feature)
-    throw new Error(
-      `${COMMAND} has neither kube-proxy-replacement.features.socketLB nor .hostReachableServices`,
-    );
-  return { enabled: feature.enabled === true, field: `kube-proxy-replacement.features.${name}.enabled` };
+  const reader = new SocketLbStatusReader();
+  reader.write(typeof output === 'string' ? Buffer.from(output) : output);
+  return reader.read();
 }
 
 export interface ConfigSocketLb {

@@ -102,11 +102,17 @@ async function runSession(
     const allowed = output.take(payload);
     const stdout = channel === Channel.stdout && allowed.length > 0;
     if (stdout) timeline.mark('first stdout queued');
-    ws.send(encodeFrame(protocol, channel, allowed), () => {
-      // Written to the socket, which can be an event-loop turn after the send.
-      if (stdout) timeline.mark('first stdout written');
-      if (output.dropped) ws.terminate();
-    });
+    let at = 0;
+    do {
+      const frame = allowed.subarray(at, at + FRAME_BYTES);
+      at += FRAME_BYTES;
+      const last = at >= allowed.length;
+      ws.send(encodeFrame(protocol, channel, frame), () => {
+        // Written to the socket, which can be an event-loop turn after the send.
+        if (stdout) timeline.mark('first stdout written');
+        if (last && output.dropped) ws.terminate();
+      });
+    } while (at < allowed.length);
   };
   // A terminal has one output stream and turns \n into \r\n; the kubelet drops stderr with a tty.
   const toTerminal = (chunk: string | Buffer) => Buffer.from(chunk.toString().replaceAll('\n', '\r\n'));
@@ -151,6 +157,13 @@ function runtimeError(error: unknown): string {
 }
 
 /** Counts output bytes for the drop fault; once the budget is spent the connection is cut. */
+/**
+ * The most output one frame carries: the container runtime, the kubelet and kube-apiserver copy a
+ * command's output through Go's io.Copy, 32 KiB at a time, and each write is a frame. A client
+ * never gets a large output as one message.
+ */
+export const FRAME_BYTES = 32 * 1024;
+
 class OutputBudget {
   private remaining: number;
   dropped: boolean;

@@ -48,6 +48,9 @@ function refusalError(response: IncomingMessage): Promise<KubeError> {
   });
 }
 
+/** The frames as one buffer; a single frame as it is, not copied (an output can be tens of MB). */
+const joined = (frames: Buffer[]) => (frames.length === 1 ? (frames[0] as Buffer) : Buffer.concat(frames));
+
 function messageOf(error: unknown): string {
   if (error instanceof Error) return error.message;
   const message = (error as { message?: unknown } | undefined)?.message;
@@ -99,11 +102,19 @@ export function execInPod(
       options.signal?.removeEventListener('abort', stop);
       action();
     };
-    const fail = (error: KubeError) =>
+    const fail = (error: unknown) =>
       settle(() => {
         reject(error);
         socket?.terminate();
       });
+    const deliver = (onStdout: (chunk: Buffer) => void, chunk: Buffer) => {
+      if (settled) return;
+      try {
+        onStdout(chunk);
+      } catch (error) {
+        fail(error);
+      }
+    };
     let timer = setTimeout(
       () => fail(failure('timeout', `WebSocket not upgraded within ${handshakeTimeoutMs} ms`)),
       handshakeTimeoutMs,
@@ -137,8 +148,10 @@ export function execInPod(
           const frame = isBinary ? data : Buffer.from(data);
           const channel = frame[0];
           const payload = frame.subarray(1);
-          if (channel === STDOUT) stdout.push(payload);
-          else if (channel === STDERR) stderr.push(payload);
+          if (channel === STDOUT) {
+            if (!options.onStdout) stdout.push(payload);
+            else if (payload.length > 0) deliver(options.onStdout, payload);
+          } else if (channel === STDERR) stderr.push(payload);
           else if (channel === STATUS) {
             let status: V1Status;
             try {
@@ -148,8 +161,8 @@ export function execInPod(
             }
             settle(() => {
               resolve({
-                stdout: Buffer.concat(stdout),
-                stderr: Buffer.concat(stderr),
+                stdout: joined(stdout),
+                stderr: joined(stderr),
                 ...exitFromStatus(status),
               });
               // The Status is the last frame: nothing more to read, so no closing handshake to wait for.

@@ -158,11 +158,17 @@ export interface ExecOptions {
   timeoutMs?: number;
   /** Stops the command (its connection closed, so the agent ends it) when the run is stopped. */
   signal?: AbortSignal;
+  /**
+   * Takes the command's standard output as it arrives, frame by frame, instead of the result's
+   * `stdout` (then empty): for output too large to hold whole, such as an agent's status that lists
+   * every node. If it throws, the command is closed and the exec rejects with that error.
+   */
+  onStdout?: (chunk: Buffer) => void;
 }
 
 /** What a command in a pod printed, and how it exited. */
 export interface ExecResult {
-  /** Its standard output, whole. */
+  /** Its standard output, whole (empty when `onStdout` took it). */
   stdout: Buffer;
   /** Its standard error, whole. */
   stderr: Buffer;

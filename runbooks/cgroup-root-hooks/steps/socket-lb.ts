@@ -1,7 +1,7 @@
 import { type AgentPod, type CiliumFacade, defineStep, type Evidence, outcome } from '../../../sdk/index.ts';
 import { failureText } from '../command-output.ts';
 import type { CgroupRootHooksParams } from '../params.ts';
-import { parseSocketLbStatus, socketLbFromConfig } from '../socket-lb.ts';
+import { SocketLbStatusReader, socketLbFromConfig } from '../socket-lb.ts';
 
 /** What the `socket-lb` step decided, for the steps after it. */
 export interface SocketLbDecision {
@@ -33,10 +33,11 @@ const onOff = (enabled: boolean) => (enabled ? 'on' : 'off');
 async function agentStatus(cilium: CiliumFacade, agent: AgentPod): Promise<AgentStatus> {
   const { node } = agent;
   try {
-    const result = await cilium.dbg(agent, ['status', '-o', 'json']);
+    const status = new SocketLbStatusReader();
+    const result = await cilium.dbg(agent, ['status', '-o', 'json'], { onStdout: status.write });
     const source = `${node}: ${result.command.join(' ')}`;
     if (result.exitCode !== 0) return { node, ok: false, evidence: { source, text: failureText(result) } };
-    const { enabled, field } = parseSocketLbStatus(result.stdout);
+    const { enabled, field } = status.read();
     return { node, ok: true, enabled, evidence: { source, text: `${field}: ${enabled}` } };
   } catch (error) {
     return {

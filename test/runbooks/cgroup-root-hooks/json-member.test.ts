@@ -1,9 +1,18 @@
 import { describe, expect, it } from 'vitest';
-import { jsonMember } from '../../../runbooks/cgroup-root-hooks/json-member.ts';
+import { JsonMemberScan } from '../../../runbooks/cgroup-root-hooks/json-member.ts';
 
-const member = (text: string, key: string) => jsonMember(Buffer.from(text), key);
+/** The member read from the text written `size` bytes at a time. */
+function member(text: string, key: string, size = Number.POSITIVE_INFINITY): unknown {
+  const bytes = Buffer.from(text);
+  const scan = new JsonMemberScan(key);
+  for (let at = 0; at < bytes.length; at += size) scan.write(bytes.subarray(at, at + size));
+  return scan.end();
+}
 
-describe('jsonMember: one top-level member of a JSON object, the rest walked, not built', () => {
+/** Every way to cut a short text in chunks of one size, up to the whole text. */
+const sizes = (text: string) => Array.from({ length: Buffer.byteLength(text) + 1 }, (_, i) => i + 1);
+
+describe('JsonMemberScan: one top-level member of a JSON object as it arrives, the rest walked, not kept', () => {
   it.each([
     ['a nested object', '{"a":1,"kpr":{"features":{"socketLB":{"enabled":true}}},"z":[1,2]}'],
     ['strings with brackets, quotes and escapes around it', '{"s":"}{][\\"\\\\","kpr":"x\\"}y","t":"\\\\"}'],
@@ -17,8 +26,9 @@ describe('jsonMember: one top-level member of a JSON object, the rest walked, no
     ['unicode beside it', '{"node":"ノード","kpr":"é"}'],
     ['no such member', '{"a":{"kpr":1}}'],
     ['an empty object', '{}'],
-  ])('answers as JSON.parse does: %s', (_what, text) => {
-    expect(member(text, 'kpr')).toEqual((JSON.parse(text) as Record<string, unknown>).kpr);
+  ])('answers as JSON.parse does, however the text is cut: %s', (_what, text) => {
+    const expected = (JSON.parse(text) as Record<string, unknown>).kpr;
+    for (const size of sizes(text)) expect(member(text, 'kpr', size), `chunks of ${size}`).toEqual(expected);
   });
 
   it('reads a member after a large section it does not build', () => {
@@ -45,8 +55,27 @@ describe('jsonMember: one top-level member of a JSON object, the rest walked, no
     ['an unquoted key', '{a:1}', /property name/],
     ['text after the object', '{"kpr":1} and more', /after JSON/],
     ['a malformed value of the member', '{"kpr":{"a":tru}}', /JSON/],
-  ])('throws a SyntaxError on %s', (_what, text, message) => {
-    expect(() => member(text, 'kpr')).toThrow(SyntaxError);
-    expect(() => member(text, 'kpr')).toThrow(message);
+  ])('throws a SyntaxError on %s, however the text is cut', (_what, text, message) => {
+    for (const size of [1, 2, 3, Number.POSITIVE_INFINITY]) {
+      expect(() => member(text, 'kpr', size)).toThrow(SyntaxError);
+      expect(() => member(text, 'kpr', size)).toThrow(message);
+    }
+  });
+
+  it('names the position of the fault in the whole text, not in its chunk', () => {
+    expect(() => member('{"a":1,  "kpr" 2}', 'kpr', 4)).toThrow("Expected ':' at position 15");
+  });
+
+  it('keeps none of the text it walks past: 40 MB in 32 KiB chunks holds no more memory', () => {
+    const node = Buffer.from('{"name":"ip-10-0-1-1","addresses":[{"ip":"10.0.1.1","type":"InternalIP"}]},');
+    const chunk = Buffer.concat(Array.from({ length: Math.floor(32_768 / node.length) }, () => node));
+    const scan = new JsonMemberScan('kube-proxy-replacement');
+    scan.write(Buffer.from('{"cluster":{"nodes":['));
+    const before = process.memoryUsage().arrayBuffers;
+    for (let written = 0; written < 40_000_000; written += chunk.length) scan.write(chunk);
+    const held = process.memoryUsage().arrayBuffers - before;
+    scan.write(Buffer.from('{}]},"kube-proxy-replacement":{"features":{"socketLB":{}}}}'));
+    expect(scan.end()).toEqual({ features: { socketLB: {} } });
+    expect(held).toBeLessThan(1_000_000);
   });
 });

@@ -270,6 +270,21 @@ describe('channel protocol negotiation', () => {
     ]);
   });
 
+  it('sends a large output in frames of at most 32 KiB, as the kubelet copies it, in order', async () => {
+    const input = Buffer.alloc(100_000, 'abcdefghij');
+    const session = await rawExec(
+      QUERY(['cat'], 'stdin=true&stdout=true&stderr=true'),
+      ['v5.channel.k8s.io'],
+      (ws) => {
+        ws.send(Buffer.concat([Buffer.from([0]), input]));
+        ws.send(Buffer.from([255, 0]));
+      },
+    );
+    const stdout = (session.frames as Buffer[]).filter((frame) => frame[0] === 1).slice(1);
+    expect(stdout.map((frame) => frame.length - 1)).toEqual([32_768, 32_768, 32_768, 1_696]);
+    expect(Buffer.concat(stdout.map((frame) => frame.subarray(1))).equals(input)).toBe(true);
+  });
+
   it('merges stderr into stdout with CRLF line ends under a tty', async () => {
     const session = await rawExec(QUERY(['cilium-dbg', 'bogus'], 'stdout=true&stderr=true&tty=true'), [
       'v5.channel.k8s.io',

@@ -30,6 +30,36 @@ describe('KubeFacade.exec over WebSocket', () => {
     expect(result).not.toHaveProperty('message');
   });
 
+  it('hands stdout to onStdout frame by frame as it arrives, the result keeping none of it', async () => {
+    const large = await startSim({ scenarios: ['healthy'], scenario: { nodes: 300 }, controllers: false });
+    try {
+      const on = accessTo(large);
+      const [first] = await on.cilium.agents();
+      const status = (options?: ExecOptions) =>
+        on.cilium.exec(first as AgentPod, ['cilium-dbg', 'status', '-o', 'json'], options);
+      const whole = await status();
+      const frames: Buffer[] = [];
+      const streamed = await status({ onStdout: (chunk) => frames.push(Buffer.from(chunk)) });
+      expect(streamed.exitCode).toBe(0);
+      expect(streamed.stdout.length).toBe(0);
+      expect(frames.length).toBeGreaterThan(2);
+      expect(Buffer.concat(frames).equals(whole.stdout)).toBe(true);
+    } finally {
+      await large.close();
+    }
+  });
+
+  it('closes the command and rejects with the error onStdout throws, without retrying', async () => {
+    const requests = countRequests(sim);
+    const refused = run(['cilium-dbg', 'status', '-o', 'json'], {
+      onStdout: () => {
+        throw new Error('not the JSON expected');
+      },
+    });
+    await expect(refused).rejects.toThrow('not the JSON expected');
+    expect(requests()).toBe(1);
+  });
+
   it('keeps stderr apart and reads a non-zero exit code from the status', async () => {
     const result = await run(['iptables-save', '-t', 'nosuchtable']);
     expect(result.stdout.length).toBe(0);
