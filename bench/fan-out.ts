@@ -8,6 +8,7 @@ import { type CpuQuota, cpuQuota, MB_PER_VCPU } from './cpu-quota.ts';
 import { medianTimeline, type Timeline, timelineSample, timelineText } from './exec-timeline.ts';
 import { type Figures, fromRuns, pairedRatios } from './figures.ts';
 import { startReplayExecServer } from './replay-exec-server.ts';
+import { WORKER_RSS_LIMIT_MIB } from './sizes.ts';
 import type { ClientRun, clientsOf } from './worker-runs.ts';
 
 const EXEC_LATENCY_MS = 50;
@@ -130,7 +131,7 @@ export function fanOutFigures(runs: FanOutRuns, options: { limits: boolean }): F
     figures[`cgroup fan-out${label}: peak RSS of the bundled worker (MiB)`] = fromRuns(
       measured.map((run) => run.maxRssMiB),
       0,
-      memoryLimit ? { atMost: 300 } : {},
+      memoryLimit ? { atMost: WORKER_RSS_LIMIT_MIB } : {},
     );
     const client = measured.flatMap((run) => (run.execTimeline ? [run.execTimeline] : []));
     figures[`cgroup fan-out${label}: median exec at the client (ms after its request began)`] = timelineText(

@@ -15,6 +15,9 @@ function whole(name: string, minimum: number): number | undefined {
  */
 export const CLUSTER_SIZES: readonly number[] = [5_000, 20_000, 100_000];
 
+/** The bundled worker's peak RSS at any of those sizes, scan or fan-out: flat, whatever the cluster (issue 30). */
+export const WORKER_RSS_LIMIT_MIB = 256;
+
 /**
  * BENCH_NODES measures the worker at that one size instead, for development: such a run is not
  * the bench's, so it never writes results.json (bench/index.ts).

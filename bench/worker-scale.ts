@@ -5,7 +5,7 @@ import { cliRunFigures } from './cli-run.ts';
 import { type FanOutRuns, fanOutFigures, fanOutRuns } from './fan-out.ts';
 import { type Figures, fromRuns, pairedRatios } from './figures.ts';
 import { brokenCluster, healthyCluster } from './scale-clusters.ts';
-import { fanOutRoundsAt, ROUNDS, roundsAt } from './sizes.ts';
+import { fanOutRoundsAt, ROUNDS, roundsAt, WORKER_RSS_LIMIT_MIB } from './sizes.ts';
 import { bundleWorkerChild, type ClientRun, clientsOf, settle } from './worker-runs.ts';
 
 const secondsOf = (runs: readonly ClientRun[]) => runs.map((run) => run.seconds);
@@ -41,7 +41,7 @@ async function scanFigures(
       'unmanaged scan peak RSS of the bundled worker (MiB)': fromRuns(
         rssOf(scan),
         0,
-        options.limits ? { atMost: 256 } : {},
+        options.limits ? { atMost: WORKER_RSS_LIMIT_MIB } : {},
       ),
       'unmanaged scan verdicts': [...new Set(scan.map((run) => run.verdict))].join(', '),
     },

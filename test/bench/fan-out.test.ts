@@ -17,7 +17,7 @@ const measured = (runs: ClientRun[]) => ({ runs, simulator: timelineSample(), re
 
 describe("the fan-out's figures", () => {
   // The limit: at most 1.3x ideal with the worker inside one vCPU, as the stack runs it.
-  it('hold the time over ideal to 1.3 inside one vCPU, and the peak RSS to 300 MiB on the whole machine', () => {
+  it('hold the time over ideal to 1.3 inside one vCPU, and the peak RSS to 256 MiB on the whole machine', () => {
     const runs: FanOutRuns = new Map([
       [undefined, measured([run(3.4, 210)])],
       [1024, measured([run(6.25)])],
@@ -33,7 +33,7 @@ describe("the fan-out's figures", () => {
     ).toMatchObject({ value: 2 });
     expect(figures['cgroup fan-out: peak RSS of the bundled worker (MiB)']).toMatchObject({
       value: 210,
-      atMost: 300,
+      atMost: 256,
     });
     expect(fanOutFigures(runs, { limits: false })[oneVcpu]).not.toHaveProperty('atMost');
   });
