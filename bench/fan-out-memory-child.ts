@@ -7,7 +7,7 @@ import { KubeConfig } from '@kubernetes/client-node';
 import { cgroupRootHooks } from '../runbooks/cgroup-root-hooks/index.ts';
 import { clusterAccess } from '../src/cluster/access.ts';
 import { runInvocation } from '../src/engine/run.ts';
-import { memorySample } from './memory-sample.ts';
+import { memorySample, ownPeakRssMiB } from './memory-sample.ts';
 
 /** A full collection every this many agents: often enough to see the peak, rare enough to be cheap. */
 const SAMPLE_EVERY = 500;
@@ -52,7 +52,7 @@ const step = result.checkpoint
   : result.report.steps.find((s) => s.id === 'agent-cgroup-root');
 process.stdout.write(
   `${JSON.stringify({
-    maxRssMiB: process.resourceUsage().maxRSS / 1024,
+    maxRssMiB: ownPeakRssMiB(),
     heapBeforeMiB: heapBefore / MiB,
     heapPeakMiB: heapPeak / MiB,
     reportKiB: JSON.stringify(result.checkpoint ?? result.report).length / 1024,

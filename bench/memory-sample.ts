@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { getHeapSpaceStatistics } from 'node:v8';
 
 const MiB = 1024 * 1024;
@@ -22,4 +23,26 @@ export function memorySample(): Record<string, number> {
     large: space('large_object_space'),
     code: space('code_space'),
   };
+}
+
+/** The peak RSS (VmHWM) in a `/proc/<pid>/status` text, in MiB; undefined when it has none. */
+export function peakRssFromStatus(status: string): number | undefined {
+  const kib = /^VmHWM:\s+(\d+) kB$/m.exec(status)?.[1];
+  return kib === undefined ? undefined : Number(kib) / 1024;
+}
+
+/**
+ * This process's own peak RSS in MiB, from /proc/self/status. Not `resourceUsage().maxRSS`: Linux
+ * keeps in a child's maxrss, across exec, the resident pages it shared with its parent at the fork,
+ * so a child of the bench (which holds a simulator of millions of pods) reported part of the
+ * bench's memory as its own. Elsewhere than Linux, maxRSS.
+ */
+export function ownPeakRssMiB(): number {
+  let status = '';
+  try {
+    status = readFileSync('/proc/self/status', 'utf8');
+  } catch {
+    // not Linux
+  }
+  return peakRssFromStatus(status) ?? process.resourceUsage().maxRSS / 1024;
 }

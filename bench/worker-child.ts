@@ -14,7 +14,7 @@ import { runInvocation } from '../src/engine/run.ts';
 import type { AnyRunbook, Report } from '../src/engine/types.ts';
 import { invocationBudget } from '../src/worker/continue-later.ts';
 import { medianTimeline, recordClientExecs } from './exec-timeline.ts';
-import { memorySample } from './memory-sample.ts';
+import { memorySample, ownPeakRssMiB } from './memory-sample.ts';
 
 const [mode, kubeconfigPath] = process.argv.slice(2);
 /**
@@ -73,7 +73,7 @@ process.stdout.write(
   `${JSON.stringify({
     seconds: (performance.now() - started) / 1000,
     cpuSeconds: (cpu.user + cpu.system) / 1e6,
-    maxRssMiB: process.resourceUsage().maxRSS / 1024,
+    maxRssMiB: ownPeakRssMiB(),
     verdict,
     invocations,
     ...(execs.length > 0 ? { execTimeline: medianTimeline(execs) } : {}),

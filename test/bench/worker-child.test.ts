@@ -33,4 +33,13 @@ describe("the bench's worker child", () => {
       sim.faults.clear('exec');
     }
   }, 240_000);
+
+  it("reports its own peak RSS, not the bench's: the bench's memory is no part of the figure", async () => {
+    // Resident pages the bench holds outside V8's heap (as a simulator's store does) at the fork.
+    const held = Array.from({ length: 600 }, () => Buffer.alloc(1 << 20, 1));
+    const run = await clientsOf(sim).worker(bundle, 'plain');
+    expect(held).toHaveLength(600);
+    expect(run.maxRssMiB).toBeGreaterThan(30);
+    expect(run.maxRssMiB).toBeLessThan(300);
+  });
 });
