@@ -156,7 +156,6 @@ function runtimeError(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-/** Counts output bytes for the drop fault; once the budget is spent the connection is cut. */
 /**
  * The most output one frame carries: the container runtime, the kubelet and kube-apiserver copy a
  * command's output through Go's io.Copy, 32 KiB at a time, and each write is a frame. A client
@@ -164,6 +163,7 @@ function runtimeError(error: unknown): string {
  */
 export const FRAME_BYTES = 32 * 1024;
 
+/** Counts output bytes for the drop fault; once the budget is spent the connection is cut. */
 class OutputBudget {
   private remaining: number;
   dropped: boolean;
