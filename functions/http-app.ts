@@ -50,6 +50,11 @@ export interface HttpAppDeps {
   console?: ConsoleOptions | (() => Promise<ConsoleOptions>);
   /** Told the origin of each request: the http function's own URL, where its Slack messages link the console. */
   servedAt?: (origin: string) => void;
+  /**
+   * The clock Slack's signatures are judged by (their 5 minutes), read before the core is built so a
+   * forged request builds nothing. Default: the core's clock when the core is given, else the system's.
+   */
+  now?: () => Date;
 }
 
 /** A Function URL carries at most 6 MB (6 MiB) of request. */
@@ -68,8 +73,8 @@ function requireContentType(type: string): MiddlewareHandler<Env> {
   };
 }
 
-/** Slack's v0 signature over the raw body, within 5 minutes, by the core's clock. Runs after both are there. */
-function slackSignature(secret: string | undefined, name: string): MiddlewareHandler<Env> {
+/** Slack's v0 signature over the raw body, within 5 minutes of `now`. Runs after the body is read. */
+function slackSignature(secret: string | undefined, name: string, now: () => Date): MiddlewareHandler<Env> {
   return async (c, next) => {
     if (!secret) return fail(c, 503, `the server has no ${name} configured`);
     const check = verifySlackSignature({
@@ -77,7 +82,7 @@ function slackSignature(secret: string | undefined, name: string): MiddlewareHan
       timestamp: c.req.header('x-slack-request-timestamp'),
       signature: c.req.header('x-slack-signature'),
       rawBody: c.get('rawBody'),
-      now: c.get('responder').ports.now(),
+      now: now(),
     });
     if (!check.ok) return fail(c, 401, `invalid Slack request: ${check.reason}`);
     await next();
@@ -232,14 +237,15 @@ export function createHttpApp(deps: HttpAppDeps): Hono<Env> {
   });
 
   const slackForm = requireContentType('application/x-www-form-urlencoded');
-  const signed = slackSignature(deps.secrets.slackSigningSecret, names.slackSigningSecret);
+  const clock = deps.now ?? (typeof given === 'function' ? () => new Date() : given.ports.now);
+  const signed = slackSignature(deps.secrets.slackSigningSecret, names.slackSigningSecret, clock);
 
   // Answered at once (ephemeral unless a brake reset): runs are queued, their reports go to the channel.
-  app.post('/slack/commands', slackForm, withCore, signed, async (c) =>
+  app.post('/slack/commands', slackForm, signed, withCore, async (c) =>
     c.json(await (await payloads()).handleSlashCommand(formOf(c), edge(c), c.get('responder'))),
   );
 
-  app.post('/slack/interactions', slackForm, withCore, signed, async (c) => {
+  app.post('/slack/interactions', slackForm, signed, withCore, async (c) => {
     const { parseBlockActions, answerApprovalClick } = await payloads();
     const responder = c.get('responder');
     const trigger = parseBlockActions(formOf(c), edge(c));

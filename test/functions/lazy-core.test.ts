@@ -34,7 +34,7 @@ function lazyApp(options: { failFirst?: boolean } = {}) {
       newId: () => `job-${++ids}`,
     });
   };
-  const app = createHttpApp({ app: load, secrets: TEST_SECRETS });
+  const app = createHttpApp({ app: load, secrets: TEST_SECRETS, now: clock.now });
   return { app, queue, clock, builds: () => builds };
 }
 
@@ -57,6 +57,24 @@ describe('the http app with its core built on demand (the Lambda entry)', () => 
       headers: { ...alert().headers, 'x-amz-sns-message-type': 'SubscriptionConfirmation' },
     });
     expect(sns.status).toBe(400);
+    expect(t.builds()).toBe(0);
+    expect(t.queue.sent).toEqual([]);
+  });
+
+  it('refuses a forged or stale Slack request before building the core', async () => {
+    const t = lazyApp();
+    const body = commandBody({ text: 'list' });
+    const forged = signedHeaders(body, t.clock.now(), 'not-the-signing-secret');
+    const stale = signedHeaders(body, new Date(t.clock.now().getTime() - 6 * 60_000));
+    for (const [path, headers] of [
+      ['/slack/commands', forged],
+      ['/slack/interactions', forged],
+      ['/slack/commands', stale],
+    ] as const) {
+      const answer = await t.app.request(path, { method: 'POST', headers, body });
+      expect(answer.status).toBe(401);
+      expect(await answer.json()).toEqual({ error: expect.stringContaining('invalid Slack request') });
+    }
     expect(t.builds()).toBe(0);
     expect(t.queue.sent).toEqual([]);
   });
