@@ -1,4 +1,3 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import {
   AGENT_SELECTOR,
   type AgentPod,
@@ -7,8 +6,7 @@ import {
   type StepContext,
 } from '../../sdk/index.ts';
 import { type HostMarkReading, readHostMark } from './agent-check.ts';
-
-const POLL_INTERVAL_MS = 2_000;
+import { nextLook } from './next-look.ts';
 
 /** Where a restarted node got to: its new agent (if one is Ready) and what its iptables say. */
 export interface Rollover {
@@ -45,7 +43,7 @@ export async function awaitHostMark(
   oldUid: string,
   timeoutMs: number,
 ): Promise<Rollover> {
-  const signal = AbortSignal.any([ctx.signal, AbortSignal.timeout(timeoutMs)]);
+  const endsAt = Date.now() + timeoutMs;
   let seen: Rollover = {};
   for (;;) {
     let agent: AgentPod | undefined;
@@ -59,10 +57,6 @@ export async function awaitHostMark(
         error: error instanceof Error ? error : new Error(String(error)),
       };
     }
-    try {
-      await sleep(POLL_INTERVAL_MS, undefined, { signal });
-    } catch {
-      return seen;
-    }
+    if (!(await nextLook(ctx.signal, endsAt))) return seen;
   }
 }

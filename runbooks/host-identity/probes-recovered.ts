@@ -1,7 +1,5 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import { isPodReady, RESOURCES, type StepContext } from '../../sdk/index.ts';
-
-const POLL_INTERVAL_MS = 2_000;
+import { nextLook } from './next-look.ts';
 
 /** A pod whose probes were dropped as world from its own node. */
 export interface DroppedProbes {
@@ -20,7 +18,7 @@ export async function awaitProbesPassing(
   pods: readonly DroppedProbes[],
   timeoutMs: number,
 ): Promise<DroppedProbes[]> {
-  const signal = AbortSignal.any([ctx.signal, AbortSignal.timeout(Math.max(0, timeoutMs))]);
+  const endsAt = Date.now() + timeoutMs;
   const ready: DroppedProbes[] = [];
   let pending = [...pods];
   while (pending.length > 0) {
@@ -38,12 +36,7 @@ export async function awaitProbesPassing(
     );
     ready.push(...pending.filter((_, i) => looks[i] === 'ready'));
     pending = pending.filter((_, i) => looks[i] === 'waiting');
-    if (pending.length === 0) break;
-    try {
-      await sleep(POLL_INTERVAL_MS, undefined, { signal });
-    } catch {
-      break;
-    }
+    if (pending.length === 0 || !(await nextLook(ctx.signal, endsAt))) break;
   }
   return ready;
 }

@@ -1,3 +1,4 @@
+import { anySignal } from './any-signal.ts';
 import type { CiliumFacade, ExecOptions, FanOutOptions, KubeReader } from './types.ts';
 
 /** `work`, or the signal's reason as soon as it aborts, even if `work` does not listen. */
@@ -28,7 +29,7 @@ async function* pagesUntilAborted<T>(pages: AsyncIterable<T>, signal: AbortSigna
 }
 
 const withSignal = <O extends ExecOptions | FanOutOptions>(options: O | undefined, signal: AbortSignal): O =>
-  ({ ...options, signal: options?.signal ? AbortSignal.any([options.signal, signal]) : signal }) as O;
+  ({ ...options, signal: options?.signal ? anySignal([options.signal, signal]) : signal }) as O;
 
 /**
  * One run's reads and commands, stopped with the run: every exec (and so every monitor) closes its

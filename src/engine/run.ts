@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { defaultMaxListeners, setMaxListeners } from 'node:events';
+import { anySignal } from '../cluster/any-signal.ts';
 import { RESPONDER_RULES } from '../cluster/permissions.ts';
 import type { ClusterAccess } from '../cluster/types.ts';
 import { ciliumUntilAborted, readerUntilAborted, untilAborted } from '../cluster/until-aborted.ts';
@@ -131,7 +132,7 @@ export async function runInvocation<P, S>(options: RunOptions<P, S>): Promise<In
   const startedAt = resumed ? new Date(resumed.startedAt) : now();
   const deadline = AbortSignal.timeout(options.deadlineMs ?? DEFAULT_DEADLINE_MS);
   const stop = options.signal;
-  const signal = stop ? AbortSignal.any([deadline, stop]) : deadline;
+  const signal = stop ? anySignal([deadline, stop]) : deadline;
   // Each exec in flight listens to the run's signal, and so does its retry loop, until it ends: a
   // fan-out holds twice its concurrency at once, which is not the leak node warns of past ten.
   setMaxListeners(2 * limits.concurrency + defaultMaxListeners, signal);

@@ -7,6 +7,7 @@ import type {
   KubeObject,
   ListOptions,
 } from '../../../src/cluster/types.ts';
+import { collectingGarbage } from '../../helpers/gc.ts';
 import { filterTable } from './fixtures.ts';
 
 const unused = () => Promise.reject(new Error('not used by this test'));
@@ -79,5 +80,18 @@ describe('awaitHostMark', () => {
     const seen = await awaitHostMark(ctx, 'node-a', 'old', 100);
     expect(seen.agent?.uid).toBe('new');
     expect(seen.reading?.state).toBe('rule-missing');
+  });
+
+  it('gives up at its time limit however often memory is collected while it waits', async () => {
+    const { ctx } = fakes([[agentPod('old', true)]], false);
+    const stopCollecting = collectingGarbage();
+    try {
+      const started = performance.now();
+      const seen = await awaitHostMark(ctx, 'node-a', 'old', 300);
+      expect(seen).toEqual({});
+      expect(performance.now() - started).toBeLessThan(2_000);
+    } finally {
+      stopCollecting();
+    }
   });
 });

@@ -1,8 +1,7 @@
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import { PackedAgents } from '../../../src/cluster/packed-agents.ts';
 import type { AgentPod } from '../../../src/cluster/types.ts';
+import { exposeGc } from '../../helpers/gc.ts';
 
 const agents: AgentPod[] = [
   {
@@ -41,8 +40,7 @@ describe('PackedAgents', () => {
   });
 
   it("keeps nothing of an agent but the field a caller keeps (a run keeps every node's name)", async () => {
-    setFlagsFromString('--expose-gc');
-    const gc = runInNewContext('gc') as () => void;
+    const gc = exposeGc();
     const collected = async () => {
       for (let round = 0; round < 3; round++) {
         gc();

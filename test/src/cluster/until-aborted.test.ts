@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { type KubeReader, RESOURCES } from '../../../src/cluster/types.ts';
+import { type ExecOptions, type KubeReader, RESOURCES } from '../../../src/cluster/types.ts';
 import { readerUntilAborted } from '../../../src/cluster/until-aborted.ts';
+import { collectingGarbage } from '../../helpers/gc.ts';
 
 /** A reader whose list gives one page, then waits on the next for as long as `hold` says. */
 function slowPages(hold: Promise<void>) {
@@ -51,5 +52,35 @@ describe('readerUntilAborted: pages', () => {
     release();
     await new Promise((resolve) => setTimeout(resolve, 10));
     expect(closed).toEqual(['closed']);
+  });
+});
+
+describe('readerUntilAborted: exec', () => {
+  it("ends an exec at the caller's own timeout, however often memory is collected", async () => {
+    // An exec that runs until its signal aborts, as a monitor does.
+    const reader = {
+      clusterName: 'fake',
+      exec: (_ns: string, _pod: string, _container: string, _command: string[], options?: ExecOptions) =>
+        new Promise((_resolve, reject) => {
+          options?.signal?.addEventListener('abort', () => reject(options.signal?.reason));
+        }),
+    } as unknown as KubeReader;
+    const run = new AbortController();
+    const stopCollecting = collectingGarbage();
+    try {
+      const exec = readerUntilAborted(reader, run.signal).exec(
+        'kube-system',
+        'cilium-a1',
+        'cilium-agent',
+        ['cilium-dbg', 'monitor'],
+        {
+          signal: AbortSignal.timeout(100),
+        },
+      );
+      const bound = new Promise((resolve) => setTimeout(() => resolve('still running after 3 s'), 3_000));
+      await expect(Promise.race([exec, bound])).rejects.toMatchObject({ name: 'TimeoutError' });
+    } finally {
+      stopCollecting();
+    }
   });
 });

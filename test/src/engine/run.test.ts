@@ -21,6 +21,7 @@ import type {
   StepContext,
   StepReport,
 } from '../../../src/engine/types.ts';
+import { collectingGarbage } from '../../helpers/gc.ts';
 import { type SimUnderTest, startScenario } from '../../helpers/sim-access.ts';
 
 type Params = Record<string, unknown>;
@@ -231,6 +232,25 @@ describe('runRunbook: steps', () => {
     });
     expect(after.run).not.toHaveBeenCalled();
     expect(report.verdict).toBe('failed');
+  });
+
+  it('ends at its deadline when a stop signal is given too, however often memory is collected', async () => {
+    // The worker always passes a stop; the deadline then reaches the step only through the two joined.
+    const book = runbook([
+      step(
+        'slow',
+        () => new Promise<Outcome>((resolve) => setTimeout(() => resolve(outcome('pass', 'late')), 3_000)),
+      ),
+    ]);
+    const stopCollecting = collectingGarbage();
+    try {
+      const started = performance.now();
+      const report = await run({ runbook: book, deadlineMs: 200, signal: new AbortController().signal });
+      expect(stepOf(report, 'slow').summary).toMatch(/deadline passed/);
+      expect(performance.now() - started).toBeLessThan(2_000);
+    } finally {
+      stopCollecting();
+    }
   });
 
   it('says "deadline passed" even when the step gives up on the abort with its own error', async () => {

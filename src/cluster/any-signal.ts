@@ -1,0 +1,14 @@
+/** Each composite signal's sources, held as long as the composite is (a WeakMap's values are). */
+const sourcesOf = new WeakMap<AbortSignal, readonly AbortSignal[]>();
+
+/**
+ * `AbortSignal.any(signals)`, keeping its sources alive for as long as the composite is. Node's
+ * composite holds its sources weakly, so a source only it refers to (an inline
+ * `AbortSignal.timeout`) can be garbage-collected before its timer fires, and the composite then
+ * never aborts (nodejs/node#57736, still so on Node 20 and 22).
+ */
+export function anySignal(signals: readonly AbortSignal[]): AbortSignal {
+  const composite = AbortSignal.any([...signals]);
+  sourcesOf.set(composite, signals);
+  return composite;
+}
