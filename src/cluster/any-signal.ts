@@ -5,7 +5,7 @@ const sourcesOf = new WeakMap<AbortSignal, readonly AbortSignal[]>();
  * `AbortSignal.any(signals)`, keeping its sources alive for as long as the composite is. Node's
  * composite holds its sources weakly, so a source only it refers to (an inline
  * `AbortSignal.timeout`) can be garbage-collected before its timer fires, and the composite then
- * never aborts (nodejs/node#57736, still so on Node 20 and 22).
+ * never aborts (nodejs/node#57736; seen here on Node 20).
  */
 export function anySignal(signals: readonly AbortSignal[]): AbortSignal {
   const composite = AbortSignal.any([...signals]);
