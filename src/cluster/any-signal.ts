@@ -8,6 +8,7 @@ const sourcesOf = new WeakMap<AbortSignal, readonly AbortSignal[]>();
  * never aborts (nodejs/node#57736; seen here on Node 20).
  */
 export function anySignal(signals: readonly AbortSignal[]): AbortSignal {
+  // biome-ignore lint/plugin: the one composite whose sources are held (below)
   const composite = AbortSignal.any([...signals]);
   sourcesOf.set(composite, signals);
   return composite;

@@ -235,7 +235,7 @@ describe('runRunbook: steps', () => {
   });
 
   it('ends at its deadline when a stop signal is given too, however often memory is collected', async () => {
-    // The worker always passes a stop; the deadline then reaches the step only through the two joined.
+    // Given a stop (the CLI's Ctrl-C), the deadline reaches the step only through the two joined.
     const book = runbook([
       step(
         'slow',
